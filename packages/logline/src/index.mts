@@ -1,0 +1,2 @@
+import logger from './index.js';
+export default logger;

@@ -1,0 +1,2 @@
+import trestle from './index.js';
+export default trestle;

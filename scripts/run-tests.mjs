@@ -1,0 +1,31 @@
+// Runs every test file of the workspace with node:test; .ts files load through tsx.
+// Usage: node scripts/run-tests.mjs [dir-or-file ...]  (default: packages/*/test)
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function collect(path, out) {
+  if (statSync(path).isDirectory()) {
+    for (const name of readdirSync(path).sort()) collect(join(path, name), out);
+  } else if (/\.test\.(ts|mts|cts|js|mjs|cjs)$/.test(path)) {
+    out.push(path);
+  }
+  return out;
+}
+
+const roots = process.argv.slice(2);
+if (roots.length === 0) {
+  for (const pkg of readdirSync('packages').sort()) {
+    try { statSync(join('packages', pkg, 'test')); roots.push(join('packages', pkg, 'test')); } catch {}
+  }
+}
+const files = roots.flatMap((root) => collect(root, []));
+if (files.length === 0) {
+  console.error('no test files found under', roots.join(', '));
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test' },
+});
+process.exit(result.status ?? 1);
