@@ -1,5 +1,73 @@
-// Placeholder: the logger lands with issue 7.
-function logger(): never {
-  throw new Error('logline: not built yet');
+// The package entry: `require('logline')` is the factory itself, as
+// `require('morgan')` is, with `token`, `format` and `compile` on it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { compile as compileFormat } from './compile.js';
+import { defineFormat } from './formats.js';
+import { createLogger } from './middleware.js';
+import { defineToken } from './tokens.js';
+import type * as types from './types.js';
+
+/**
+ * Creates a request-logging middleware `(req, res, next)`.
+ *
+ * @param format a predefined format name (`combined`, `common`, `dev`,
+ *   `short`, `tiny`, `json`), a format string of `:tokens`, or a function
+ *   `(tokens, req, res)` returning the line, or `undefined`/`null` for none.
+ * @param options `immediate`, `skip`, `stream` (and the deprecated `buffer`).
+ * @throws TypeError for a format or options of the wrong type.
+ */
+function logger<Req extends IncomingMessage = types.LoglineRequest, Res extends ServerResponse = types.LoglineResponse>(
+  format: string | types.FormatFn<Req, Res>,
+  options?: types.LoggerOptions<Req, Res> | null,
+): types.LoglineMiddleware<Req, Res>;
+/** @deprecated Give a format: `logger('combined', options)`. */
+function logger<Req extends IncomingMessage = types.LoglineRequest, Res extends ServerResponse = types.LoglineResponse>(
+  options?: types.LegacyLoggerOptions<Req, Res>,
+): types.LoglineMiddleware<Req, Res>;
+function logger(format?: unknown, options?: unknown): types.LoglineMiddleware {
+  return createLogger(format, options);
 }
+
+/**
+ * Defines the token `:name` (or replaces it). Its bracket argument, as in
+ * `:name[arg]`, reaches the callback as its third argument.
+ */
+logger.token = function token<Req extends IncomingMessage = types.LoglineRequest, Res extends ServerResponse = types.LoglineResponse>(
+  name: string,
+  callback: types.TokenCallback<Req, Res>,
+): typeof logger {
+  defineToken(name, callback as unknown as types.TokenCallback);
+  return logger;
+};
+
+/** Names a format (a format string or a function) for `logger(name)`. */
+logger.format = function format<Req extends IncomingMessage = types.LoglineRequest, Res extends ServerResponse = types.LoglineResponse>(
+  name: string,
+  fmt: string | types.FormatFn<Req, Res>,
+): typeof logger {
+  defineFormat(name, fmt as unknown as types.FormatFn);
+  return logger;
+};
+
+/** Compiles a format string into a format function `(tokens, req, res)`. */
+logger.compile = function compile(format: string): types.FormatFn {
+  return compileFormat(format);
+};
+
+// The public types, reachable as `logger.LoggerOptions` and so on.
+// eslint-disable-next-line @typescript-eslint/no-namespace
+declare namespace logger {
+  export type LoglineRequest = types.LoglineRequest;
+  export type LoglineResponse = types.LoglineResponse;
+  export type TokenValue = types.TokenValue;
+  export type TokenCallback<Req = LoglineRequest, Res = LoglineResponse> = types.TokenCallback<Req, Res>;
+  export type TokenIndexer<Req = LoglineRequest, Res = LoglineResponse> = types.TokenIndexer<Req, Res>;
+  export type FormatFn<Req = LoglineRequest, Res = LoglineResponse> = types.FormatFn<Req, Res>;
+  export type LogStream = types.LogStream;
+  export type LoggerOptions<Req = LoglineRequest, Res = LoglineResponse> = types.LoggerOptions<Req, Res>;
+  export type LegacyLoggerOptions<Req = LoglineRequest, Res = LoglineResponse> = types.LegacyLoggerOptions<Req, Res>;
+  export type NextFunction = types.NextFunction;
+  export type LoglineMiddleware<Req = LoglineRequest, Res = LoglineResponse> = types.LoglineMiddleware<Req, Res>;
+}
+
 export = logger;

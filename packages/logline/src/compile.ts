@@ -1,0 +1,81 @@
+// Format strings compile, once, into the literal text between tokens and the
+// token references; a line is those parts joined. Nothing is evaluated as
+// code (no eval, no Function constructor), so a strict CSP or
+// --disallow-code-generation-from-strings does not stop logline.
+import type {
+  FormatFn,
+  LoglineRequest,
+  LoglineResponse,
+  TokenCallback,
+  TokenIndexer,
+  TokenValue,
+} from './types.js';
+
+interface TokenRef {
+  name: string;
+  /** The bracket argument, if the format gave one. */
+  arg: string | undefined;
+  /** The reference as written, shown as-is when no such token is defined. */
+  source: string;
+}
+
+/** A parsed format: `literals[i]`, token `refs[i]`, ..., and one last literal. */
+export interface ParsedFormat {
+  literals: string[];
+  refs: TokenRef[];
+}
+
+// A token is a colon and at least two of [A-Za-z0-9_-], then an optional
+// non-empty [argument]; the same reading morgan users' formats rely on.
+const TOKEN_PATTERN = /:([-\w]{2,})(?:\[([^\]]+)\])?/g;
+
+export function parseFormat(format: string): ParsedFormat {
+  const literals: string[] = [];
+  const refs: TokenRef[] = [];
+  let from = 0;
+  for (const match of format.matchAll(TOKEN_PATTERN)) {
+    const at = match.index as number;
+    literals.push(format.slice(from, at));
+    refs.push({ name: match[1] as string, arg: match[2], source: match[0] });
+    from = at + match[0].length;
+  }
+  literals.push(format.slice(from));
+  return { literals, refs };
+}
+
+/**
+ * Calls a token. Without an argument it gets two arguments, not an explicit
+ * undefined, so callbacks with default parameters behave.
+ */
+export function callToken(
+  fn: TokenCallback,
+  req: LoglineRequest,
+  res: LoglineResponse,
+  arg: string | undefined,
+): TokenValue {
+  return arg === undefined ? fn(req, res) : fn(req, res, arg);
+}
+
+/** A token's text: its value, `-` for a falsy value, or the reference itself if undefined. */
+function tokenText(tokens: TokenIndexer, ref: TokenRef, req: LoglineRequest, res: LoglineResponse): string {
+  const fn = tokens[ref.name];
+  if (typeof fn !== 'function') return ref.source;
+  const value = callToken(fn, req, res, ref.arg);
+  return value ? '' + value : '-';
+}
+
+/** Compiles a format string into a format function. */
+export function compile(format: string): FormatFn {
+  if (typeof format !== 'string') {
+    throw new TypeError('logline.compile: argument format must be a string');
+  }
+  const { literals, refs } = parseFormat(format);
+  const count = refs.length;
+  return function compiledFormat(tokens, req, res) {
+    let line = literals[0] as string;
+    for (let i = 0; i < count; i++) {
+      line += tokenText(tokens, refs[i] as TokenRef, req, res) + (literals[i + 1] as string);
+    }
+    return line;
+  };
+}

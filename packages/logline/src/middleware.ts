@@ -1,0 +1,115 @@
+// logger(format, options): checks its arguments once, at creation, and
+// returns the middleware. Every bad argument is a TypeError here rather than
+// a surprise at the first request.
+import { BufferedStream, DEFAULT_BUFFER_MS } from './buffered-stream.js';
+import { deprecate } from './deprecate.js';
+import { logAtEnd, type EndOfResponseLogger } from './exchange.js';
+import { formatNamed } from './formats.js';
+import { tokens } from './tokens.js';
+import type {
+  FormatFn,
+  LegacyLoggerOptions,
+  LogStream,
+  LoglineMiddleware,
+  LoglineRequest,
+  LoglineResponse,
+} from './types.js';
+
+type Skip = (req: LoglineRequest, res: LoglineResponse) => unknown;
+
+/** Builds and writes the line of one exchange. */
+class LineWriter implements EndOfResponseLogger {
+  constructor(
+    private readonly format: FormatFn,
+    private readonly skip: Skip | undefined,
+    private readonly stream: LogStream,
+  ) {}
+
+  log(req: LoglineRequest, res: LoglineResponse): void {
+    if (this.skip !== undefined && this.skip(req, res)) return;
+    const line = this.format(tokens, req, res);
+    if (line === undefined || line === null) return;
+    // One write of one whole line: appenders to the same file never see half
+    // lines. A false return (back-pressure) is not a reason to drop lines:
+    // the stream buffers them.
+    this.stream.write(line + '\n');
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The format and options after the deprecated call forms are unfolded. */
+function unfoldArguments(format: unknown, options: unknown): { format: unknown; options: unknown } {
+  if (isObject(format)) {
+    deprecate(
+      'LOGLINE_DEP_OPTIONS_OBJECT',
+      'logline: logger(options) is deprecated: use logger(format, options)',
+    );
+    return { format: format.format || 'default', options: format };
+  }
+  if (format === undefined) {
+    deprecate('LOGLINE_DEP_NO_FORMAT', 'logline: logger() without a format is deprecated: specify a format');
+    return { format: 'default', options };
+  }
+  return { format, options };
+}
+
+function formatFunction(format: unknown): FormatFn {
+  if (typeof format === 'function') return format as FormatFn;
+  // An empty name falls back to the default format, as morgan's does.
+  if (typeof format === 'string') return formatNamed(format === '' ? 'default' : format);
+  throw new TypeError(
+    `logline: argument format must be a format name, a format string or a function, got ${describe(format)}`,
+  );
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+function streamOption(stream: unknown): LogStream {
+  if (stream === undefined || stream === null) return process.stdout;
+  if (typeof (stream as Partial<LogStream>).write !== 'function') {
+    throw new TypeError('logline: option stream must have a write() method');
+  }
+  return stream as LogStream;
+}
+
+function skipOption(skip: unknown): Skip | undefined {
+  if (skip === undefined || skip === null || skip === false) return undefined;
+  if (typeof skip !== 'function') throw new TypeError('logline: option skip must be a function');
+  return skip as Skip;
+}
+
+function bufferedIfAsked(stream: LogStream, buffer: unknown): LogStream {
+  if (!buffer) return stream;
+  deprecate('LOGLINE_DEP_BUFFER', 'logline: the buffer option is deprecated: lines are written as they come');
+  return new BufferedStream(stream, typeof buffer === 'number' ? buffer : DEFAULT_BUFFER_MS);
+}
+
+export function createLogger(formatArg?: unknown, optionsArg?: unknown): LoglineMiddleware {
+  const { format, options } = unfoldArguments(formatArg, optionsArg);
+  if (options !== undefined && options !== null && !isObject(options)) {
+    throw new TypeError(`logline: argument options must be an object, got ${describe(options)}`);
+  }
+  const opts: LegacyLoggerOptions = (options ?? {}) as LegacyLoggerOptions;
+  const formatLine = formatFunction(format);
+  const skip = skipOption(opts.skip);
+  const stream = bufferedIfAsked(streamOption(opts.stream), opts.buffer);
+  const writer = new LineWriter(formatLine, skip, stream);
+
+  if (opts.immediate) {
+    return function loglineImmediate(req, res, next) {
+      writer.log(req, res);
+      next();
+    };
+  }
+  return function logline(req, res, next) {
+    logAtEnd(req, res, writer);
+    next();
+  };
+}

@@ -1,0 +1,82 @@
+// Public types of logline. Everything a user writes against (options, token
+// callbacks, format functions, the middleware) is named here, so that both the
+// CommonJS and the ESM entry can re-export one set of declarations.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * The request as logline reads it: node's IncomingMessage plus the optional
+ * fields that frameworks add (`originalUrl`, `ip`) and the `_remoteAddress`
+ * field that morgan-era code sets and reads.
+ */
+export interface LoglineRequest extends IncomingMessage {
+  originalUrl?: string;
+  ip?: string;
+  _remoteAddress?: string;
+}
+
+/** The response as logline reads it. */
+export type LoglineResponse = ServerResponse;
+
+/** What a token returns. A falsy value is shown as `-` in format strings. */
+export type TokenValue = string | number | null | undefined;
+
+/**
+ * A token: called as `fn(req, res)`, or `fn(req, res, arg)` when the format
+ * string gives a bracket argument (`:name[arg]`).
+ */
+export type TokenCallback<Req = LoglineRequest, Res = LoglineResponse> = (
+  req: Req,
+  res: Res,
+  arg?: string,
+) => TokenValue;
+
+/** Every defined token, by name; handed to format functions. */
+export interface TokenIndexer<Req = LoglineRequest, Res = LoglineResponse> {
+  [name: string]: TokenCallback<Req, Res>;
+}
+
+/**
+ * A format function: returns the log line (without its newline), or
+ * `undefined`/`null` to write nothing for this request.
+ */
+export type FormatFn<Req = LoglineRequest, Res = LoglineResponse> = (
+  tokens: TokenIndexer<Req, Res>,
+  req: Req,
+  res: Res,
+) => string | null | undefined;
+
+/** Anything with a `write(string)` method, such as a Writable stream. */
+export interface LogStream {
+  write(line: string): unknown;
+}
+
+/** The options of `logger(format, options)`. */
+export interface LoggerOptions<Req = LoglineRequest, Res = LoglineResponse> {
+  /** Write the line when the request arrives instead of when the response ends. */
+  immediate?: boolean;
+  /** Called as `skip(req, res)` when the line is due; truthy means no line. */
+  skip?: ((req: Req, res: Res) => unknown) | false | null;
+  /** Where lines go; standard output by default. */
+  stream?: LogStream | null;
+  /**
+   * @deprecated Buffer lines and write them together every `buffer`
+   * milliseconds (1000 when `true`).
+   */
+  buffer?: boolean | number;
+}
+
+/** @deprecated The options-object form `logger({ format, ... })`. */
+export interface LegacyLoggerOptions<Req = LoglineRequest, Res = LoglineResponse>
+  extends LoggerOptions<Req, Res> {
+  format?: string | FormatFn<Req, Res>;
+}
+
+/** The `next` callback the middleware calls to continue the chain. */
+export type NextFunction = (err?: unknown) => void;
+
+/** The middleware `logger()` returns. */
+export type LoglineMiddleware<Req = LoglineRequest, Res = LoglineResponse> = (
+  req: Req,
+  res: Res,
+  next: NextFunction,
+) => void;
