@@ -129,6 +129,14 @@ export async function serve(middleware: Middleware[], handler: Handler): Promise
   };
 }
 
+/** Middleware that copies `fields` onto the request, as a framework or an earlier middleware would. */
+export function assign(fields: Record<string, string>): Middleware {
+  return (req, res, next) => {
+    Object.assign(req, fields);
+    next();
+  };
+}
+
 /** Answers with a body and an explicit Content-Length. */
 export function send(res: ServerResponse, status: number, body: string): void {
   res.statusCode = status;
@@ -165,17 +173,19 @@ export function linePattern(template: string): RegExp {
 }
 
 /**
- * Serves one handler behind one logger writing to a fresh sink, makes the
- * request, and returns the first line written (without its newline).
+ * Serves one handler behind one logger writing to a fresh sink (after the
+ * `before` middleware), makes the request, and returns the first line
+ * written (without its newline).
  */
 export async function lineFor(
   format: string | logger.FormatFn,
   handler: Handler,
   makeRequest: (url: string) => PromiseLike<unknown>,
   options: logger.LoggerOptions = {},
+  before: Middleware[] = [],
 ): Promise<string> {
   const sink = new LineSink();
-  const app = await serve([logger(format, { ...options, stream: sink })], handler);
+  const app = await serve([...before, logger(format, { ...options, stream: sink })], handler);
   try {
     await makeRequest(app.url);
     return await sink.firstLine();

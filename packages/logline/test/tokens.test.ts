@@ -4,7 +4,7 @@ import http from 'node:http';
 import { describe, test } from 'node:test';
 import request from 'supertest';
 import logger from 'logline';
-import { abortOnArrival, deferred, LineSink, lineFor, linePattern, send, serve, type Middleware } from './helpers.js';
+import { abortOnArrival, assign, deferred, LineSink, lineFor, linePattern, send, serve } from './helpers.js';
 
 const ok = (req: http.IncomingMessage, res: http.ServerResponse): void => send(res, 200, 'ok');
 
@@ -62,18 +62,8 @@ describe(':remote-addr', () => {
   });
 
   test('prefers req.ip, as a framework sets it behind a trusted proxy', async () => {
-    const sink = new LineSink();
-    const setIp: Middleware = (req, res, next) => {
-      Object.assign(req, { ip: '203.0.113.9' });
-      next();
-    };
-    const app = await serve([setIp, logger(':remote-addr', { stream: sink })], ok);
-    try {
-      await request(app.url).get('/');
-      assert.equal(await sink.firstLine(), '203.0.113.9');
-    } finally {
-      await app.close();
-    }
+    const line = await lineFor(':remote-addr', ok, (url) => request(url).get('/'), {}, [assign({ ip: '203.0.113.9' })]);
+    assert.equal(line, '203.0.113.9');
   });
 
   test('is still known when the client has gone away', async () => {
@@ -235,18 +225,8 @@ describe(':url', () => {
   });
 
   test('prefers req.originalUrl, as a framework keeps it when mounting rewrites req.url', async () => {
-    const sink = new LineSink();
-    const rewrite: Middleware = (req, res, next) => {
-      Object.assign(req, { originalUrl: req.url, url: '/rewritten' });
-      next();
-    };
-    const app = await serve([rewrite, logger(':url', { stream: sink })], ok);
-    try {
-      await request(app.url).get('/api/users');
-      assert.equal(await sink.firstLine(), '/api/users');
-    } finally {
-      await app.close();
-    }
+    const rewrite = assign({ originalUrl: '/api/users', url: '/users' });
+    assert.equal(await lineFor(':url', ok, (url) => request(url).get('/api/users'), {}, [rewrite]), '/api/users');
   });
 });
 
@@ -275,18 +255,8 @@ describe('custom tokens', () => {
 
   test('can read what earlier middleware attached to req', async () => {
     logger.token<http.IncomingMessage & { id?: string }>('id', (req) => req.id);
-    const sink = new LineSink();
-    const assignId: Middleware = (req, res, next) => {
-      Object.assign(req, { id: 'req-42' });
-      next();
-    };
-    const app = await serve([assignId, logger(':id :method', { stream: sink })], ok);
-    try {
-      await request(app.url).get('/');
-      assert.equal(await sink.firstLine(), 'req-42 GET');
-    } finally {
-      await app.close();
-    }
+    const line = await lineFor(':id :method', ok, (url) => request(url).get('/'), {}, [assign({ id: 'req-42' })]);
+    assert.equal(line, 'req-42 GET');
   });
 
   test('replace a token of the same name', async () => {
