@@ -1,0 +1,293 @@
+// The application prototype: settings, middleware and routing (delegated to
+// the lazily created app router), sub-apps, views and listen.
+import * as http from 'node:http';
+import { finalHandler } from './final-handler';
+import { flatten, methods } from './router/methods';
+import { createRouter, type RouterInstance } from './router/router';
+import { compilers, defaultSettings } from './settings';
+import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from './types';
+
+type Next = (err?: unknown) => void;
+type Req = http.IncomingMessage & { app?: App };
+type Res = http.ServerResponse;
+
+/** An application as its own methods see it. */
+export interface App {
+  (req: Req, res: Res, next?: Next): void;
+  settings: Record<string, unknown>;
+  locals: Record<string, unknown>;
+  engines: Record<string, EngineCallback>;
+  cache: Record<string, ViewInstance>;
+  mountpath: unknown;
+  parent: App | undefined;
+  request: object;
+  response: object;
+  _router: RouterInstance | undefined;
+  readonly router: RouterInstance;
+  _framework: FrameworkParts;
+  get(name: string): unknown;
+  set(name: string, value?: unknown): unknown;
+  enabled(name: string): boolean;
+  handle(req: Req, res: Res, callback?: Next): void;
+  emit(event: string, ...args: unknown[]): boolean;
+  on(event: string, fn: (...args: unknown[]) => void): unknown;
+  path(): string;
+  render(name: string, options: object | RenderCallback, callback?: RenderCallback): void;
+}
+
+/** What the application needs from its framework (the profile's pieces). */
+export interface FrameworkParts {
+  routerProto: object;
+  queryParser: 'simple' | 'extended';
+  poweredBy: string;
+}
+
+const kTrestleApp = Symbol.for('trestle.app');
+
+export function isApp(fn: unknown): fn is App {
+  return typeof fn === 'function' && (kTrestleApp in fn || (typeof (fn as Partial<App>).handle === 'function' && typeof (fn as Partial<App>).set === 'function'));
+}
+
+/** `app.locals`: a function object that merges what it is called with. */
+function createLocals(settings: Record<string, unknown>): Record<string, unknown> {
+  const locals = function locals(obj: Record<string, unknown>) {
+    if (obj !== null && typeof obj === 'object') Object.assign(locals, obj);
+    return locals;
+  } as unknown as Record<string, unknown>;
+  locals.settings = settings;
+  return locals;
+}
+
+export const applicationMembers = {
+  init(this: App): void {
+    Object.defineProperty(this, kTrestleApp, { value: true });
+    this.cache = Object.create(null) as Record<string, ViewInstance>;
+    this.engines = Object.create(null) as Record<string, EngineCallback>;
+    this.settings = Object.create(defaultSettings(this._framework.queryParser)) as Record<string, unknown>;
+    this.locals = createLocals(this.settings);
+    this.mountpath = '/';
+    this.parent = undefined;
+    this._router = undefined;
+    // A mounted app inherits what its parent has, unless it set it itself.
+    this.on('mount', (parent) => {
+      const p = parent as App;
+      Object.setPrototypeOf(this.request, p.request);
+      Object.setPrototypeOf(this.response, p.response);
+      Object.setPrototypeOf(this.engines, p.engines);
+      Object.setPrototypeOf(this.settings, p.settings);
+    });
+  },
+
+  get router(): RouterInstance {
+    const app = this as unknown as App;
+    app._router ??= createRouter(app._framework.routerProto, {
+      caseSensitive: app.enabled('case sensitive routing'),
+      strict: app.enabled('strict routing'),
+    });
+    return app._router;
+  },
+
+  /** Entry of every request: the app router, then the final handler. */
+  handle(this: App, req: Req, res: Res, callback?: Next): void {
+    const done = callback ?? finalHandler(req, res, { env: this.settings.env as string, onerror: logError(this) });
+    if (this.settings['x-powered-by']) res.setHeader('X-Powered-By', this._framework.poweredBy);
+    (req as Req & { res?: Res }).res = res;
+    (res as Res & { req?: Req }).req = req;
+    // Servers created by app.listen() already make requests of the right kind.
+    if (Object.getPrototypeOf(req) !== this.request) Object.setPrototypeOf(req, this.request);
+    if (Object.getPrototypeOf(res) !== this.response) Object.setPrototypeOf(res, this.response);
+    this.router.handle(req as never, res, done);
+  },
+
+  use(this: App, ...args: unknown[]): App {
+    let path: unknown = '/';
+    let offset = 0;
+    let first = args[0];
+    while (Array.isArray(first) && first.length !== 0) first = first[0];
+    if (typeof first !== 'function') {
+      offset = 1;
+      path = args[0];
+    }
+    const fns = flatten<unknown>(args.slice(offset));
+    if (fns.length === 0) throw new TypeError('app.use() requires a middleware function');
+    const router = this.router;
+    for (const fn of fns) {
+      if (!isApp(fn)) {
+        router.use(path, fn);
+        continue;
+      }
+      mountApp(this, path, fn);
+    }
+    return this;
+  },
+
+  route(this: App, path: unknown) {
+    return this.router.route(path);
+  },
+
+  param(this: App, name: unknown, fn?: unknown): App {
+    this.router.param(name, fn);
+    return this;
+  },
+
+  all(this: App, path: unknown, ...handlers: unknown[]): App {
+    this.router.route(path).all(...handlers);
+    return this;
+  },
+
+  /** One argument: the setting; two: assign it (compiling `etag`, `query parser`, `trust proxy`). */
+  set(this: App, name: string, ...rest: unknown[]): unknown {
+    if (rest.length === 0) return this.settings[name];
+    const value = rest[0];
+    define(this.settings, name, value);
+    const compile = compilers[name];
+    if (compile !== undefined) define(this.settings, `${name} fn`, compile(value));
+    return this;
+  },
+
+  enable(this: App, name: string): App {
+    return this.set(name, true) as App;
+  },
+
+  disable(this: App, name: string): App {
+    return this.set(name, false) as App;
+  },
+
+  enabled(this: App, name: string): boolean {
+    return Boolean(this.settings[name]);
+  },
+
+  disabled(this: App, name: string): boolean {
+    return !this.settings[name];
+  },
+
+  /** The absolute path the app is mounted on: `/blog/admin` for nested mounts. */
+  path(this: App): string {
+    return this.parent ? this.parent.path() + String(this.mountpath) : '';
+  },
+
+  engine(this: App, ext: string, fn: EngineCallback): App {
+    if (typeof fn !== 'function') throw new Error('callback function required');
+    const extension = ext[0] !== '.' ? `.${ext}` : ext;
+    this.engines[extension] = fn;
+    return this;
+  },
+
+  render(this: App, name: string, options: object | RenderCallback, callback?: RenderCallback): void {
+    let opts: Record<string, unknown> = {};
+    let done = callback;
+    if (typeof options === 'function') done = options as RenderCallback;
+    else if (options) opts = options as Record<string, unknown>;
+    // App locals, then response locals, then the call's own: the last one wins.
+    const renderOptions: Record<string, unknown> = { ...this.locals, ...(opts._locals as object | undefined), ...opts };
+    if (renderOptions.cache == null) renderOptions.cache = this.enabled('view cache');
+    const cb = done!;
+    let view = renderOptions.cache ? this.cache[name] : undefined;
+    if (view === undefined) {
+      const ViewClass = this.get('view') as ViewConstructor;
+      try {
+        view = new ViewClass(name, {
+          defaultEngine: this.get('view engine') as string | undefined,
+          root: this.get('views') as string | string[],
+          engines: this.engines,
+        });
+      } catch (err) {
+        cb(err as Error);
+        return;
+      }
+      if (!view.path) {
+        const err = new Error(`Failed to lookup view "${name}" in views ${describeRoots(view.root ?? (this.get('views') as string))}`);
+        (err as Error & { view?: ViewInstance }).view = view;
+        cb(err);
+        return;
+      }
+      if (renderOptions.cache) this.cache[name] = view;
+    }
+    try {
+      view.render(renderOptions, cb);
+    } catch (err) {
+      cb(err as Error);
+    }
+  },
+
+  /** Listens like `http.Server#listen`; a callback also hears of a listen error. */
+  listen(this: App, ...args: unknown[]): http.Server {
+    const server = http.createServer(serverClasses(this), this as unknown as http.RequestListener);
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      let called = false;
+      const once = (...a: unknown[]) => {
+        if (called) return;
+        called = true;
+        (last as (...x: unknown[]) => void)(...a);
+      };
+      args[args.length - 1] = once;
+      server.once('error', once);
+    }
+    return server.listen(...(args as Parameters<http.Server['listen']>));
+  },
+};
+
+/** `app.get(name)` reads a setting; with a path and handlers it routes GET. */
+function routeMethod(method: string) {
+  return function (this: App, path: unknown, ...handlers: unknown[]): unknown {
+    if (method === 'get' && handlers.length === 0) return this.set(path as string);
+    const route = this.router.route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
+    route[method]!(...handlers);
+    return this;
+  };
+}
+for (const method of methods) (applicationMembers as Record<string, unknown>)[method] = routeMethod(method);
+
+function define(settings: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(settings, name, { value, writable: true, enumerable: true, configurable: true });
+  // Derived defaults (`json spaces`, `view cache`) follow `env` via getters; an explicit value replaces them.
+}
+
+function describeRoots(root: string | string[]): string {
+  if (Array.isArray(root) && root.length > 1) {
+    return `directories "${root.slice(0, -1).join('", "')}" or "${root[root.length - 1]}"`;
+  }
+  return `directory "${String(root)}"`;
+}
+
+function mountApp(parent: App, path: unknown, child: App): void {
+  child.mountpath = path;
+  child.parent = parent;
+  parent.router.use(path, function mounted_app(req: Req, res: Res, next: Next) {
+    const orig = req.app!;
+    child.handle(req, res, (err?: unknown) => {
+      Object.setPrototypeOf(req, orig.request);
+      Object.setPrototypeOf(res, orig.response);
+      next(err);
+    });
+  });
+  child.emit('mount', parent);
+}
+
+function logError(app: App) {
+  return (err: unknown): void => {
+    if (app.settings.env === 'test') return;
+    const e = err as { stack?: string; toString(): string };
+    console.error(e?.stack || String(e));
+  };
+}
+
+/**
+ * Request and response classes whose prototypes already are the app's, so
+ * requests to a server made by `app.listen()` need no prototype swap.
+ */
+function serverClasses(app: App): http.ServerOptions {
+  function Request(this: http.IncomingMessage, socket: unknown) {
+    (http.IncomingMessage as unknown as (this: unknown, s: unknown) => void).call(this, socket);
+  }
+  Request.prototype = app.request;
+  function Response(this: http.ServerResponse, req: unknown, options: unknown) {
+    (http.ServerResponse as unknown as (this: unknown, r: unknown, o: unknown) => void).call(this, req, options);
+  }
+  Response.prototype = app.response;
+  return {
+    IncomingMessage: Request as unknown as typeof http.IncomingMessage,
+    ServerResponse: Response as unknown as typeof http.ServerResponse,
+  };
+}

@@ -1,0 +1,116 @@
+// The answer when nothing else answered: a 404 page, or the error page of an
+// error nobody handled. Same status codes, headers and page as Express users
+// know, so their clients and tests see no difference.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import encodeUrl from 'encodeurl';
+import escapeHtml from 'escape-html';
+import onFinished from 'on-finished';
+import statuses from 'statuses';
+import { getPathname } from './router/url';
+
+export interface FinalOptions {
+  env: string;
+  onerror?: ((err: unknown, req: IncomingMessage, res: ServerResponse) => void) | undefined;
+}
+
+interface ErrorLike {
+  status?: unknown;
+  statusCode?: unknown;
+  headers?: unknown;
+  stack?: unknown;
+  toString?: () => string;
+}
+
+type Done = (err?: unknown) => void;
+
+export function finalHandler(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, options: FinalOptions): Done {
+  return function done(err?: unknown): void {
+    // 'route' and 'router' reaching the end are not errors.
+    if (err === 'route' || err === 'router') err = undefined;
+    let status: number;
+    let message: string;
+    let headers: Record<string, unknown> | undefined;
+    if (err) {
+      status = errorStatus(err);
+      if (status === 0) status = res.statusCode >= 400 && res.statusCode < 600 ? res.statusCode : 500;
+      else headers = errorHeaders(err);
+      message = errorMessage(err, status, options.env);
+      options.onerror?.(err, req, res);
+    } else {
+      status = 404;
+      message = `Cannot ${req.method} ${encodeUrl(getPathname(req.originalUrl ?? req.url ?? '/'))}`;
+    }
+    if (res.headersSent) {
+      // Part of another answer is on the wire: all we can do is cut it short.
+      req.socket?.destroy();
+      return;
+    }
+    const send = () => write(req, res, status, headers, message);
+    if (onFinished.isFinished(req)) {
+      send();
+      return;
+    }
+    // Read (and drop) the rest of the request body before answering.
+    req.unpipe();
+    onFinished(req, send);
+    req.resume();
+  };
+}
+
+/** The 4xx/5xx status an error carries, or 0. */
+function errorStatus(err: unknown): number {
+  const e = err as ErrorLike;
+  for (const s of [e?.status, e?.statusCode]) {
+    if (typeof s === 'number' && s >= 400 && s < 600) return s;
+  }
+  return 0;
+}
+
+function errorHeaders(err: unknown): Record<string, unknown> | undefined {
+  const h = (err as ErrorLike).headers;
+  return h !== null && typeof h === 'object' ? (h as Record<string, unknown>) : undefined;
+}
+
+function errorMessage(err: unknown, status: number, env: string): string {
+  let msg: string | undefined;
+  if (env !== 'production') {
+    const e = err as ErrorLike;
+    msg = typeof e?.stack === 'string' ? e.stack : undefined;
+    if (!msg && e !== null && e !== undefined && typeof e.toString === 'function') msg = e.toString();
+  }
+  return msg || statuses.message[status] || String(status);
+}
+
+function page(message: string): string {
+  const body = escapeHtml(message).replace(/\n/g, '<br>').replace(/ {2}/g, ' &nbsp;');
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${body}</pre>\n</body>\n</html>\n`;
+}
+
+function write(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, unknown> | undefined, message: string): void {
+  if (res.headersSent) {
+    req.socket?.destroy();
+    return;
+  }
+  const body = page(message);
+  res.statusCode = status;
+  res.statusMessage = statuses.message[status] ?? String(status);
+  // Headers describing a body we are not sending any more must go.
+  res.removeHeader('Content-Encoding');
+  res.removeHeader('Content-Language');
+  res.removeHeader('Content-Range');
+  if (headers !== undefined) {
+    for (const name of Object.keys(headers)) {
+      try {
+        res.setHeader(name, headers[name] as string);
+      } catch {
+        // An invalid header on an error object must not turn one error into a crash.
+      }
+    }
+  }
+  res.setHeader('Content-Security-Policy', "default-src 'none'");
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));
+  if (req.method === 'HEAD') res.end();
+  else res.end(body, 'utf8');
+}

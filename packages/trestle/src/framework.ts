@@ -1,0 +1,74 @@
+// createFramework(profile): the factory users call (`trestle()`) and its
+// members, built once per generation from the shared core and the profile.
+import { EventEmitter } from 'node:events';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { type App, applicationMembers, type FrameworkParts } from './application';
+import type { Profile } from './profile';
+import { requestMembers } from './request';
+import { responseMembers } from './response';
+import { Route } from './router/route';
+import { createRouter, type RouterOptions, routerPrototype } from './router/router';
+
+/** Copies the own properties (getters included) of each source onto target. */
+function mixin(target: object, ...sources: object[]): void {
+  for (const source of sources) {
+    for (const key of Reflect.ownKeys(source)) {
+      if (key === 'constructor' && typeof target === 'function') continue;
+      Object.defineProperty(target, key, Object.getOwnPropertyDescriptor(source, key)!);
+    }
+  }
+}
+
+export interface Framework {
+  (): App;
+  application: object;
+  request: object;
+  response: object;
+  Router: (options?: RouterOptions) => unknown;
+  Route: typeof Route;
+}
+
+export function createFramework(profile: Profile): Framework {
+  const request = Object.create(IncomingMessage.prototype) as object;
+  mixin(request, requestMembers);
+  Object.defineProperties(request, profile.request);
+
+  const response = Object.create(ServerResponse.prototype) as object;
+  mixin(response, responseMembers);
+  Object.defineProperties(response, profile.response);
+
+  const application: object = {};
+  mixin(application, applicationMembers);
+  Object.defineProperties(application, profile.application);
+
+  const routerProto = routerPrototype(profile);
+  const parts: FrameworkParts = { routerProto, queryParser: profile.queryParser, poweredBy: 'Trestle' };
+
+  function createApplication(): App {
+    const app = function (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
+      app.handle(req, res, next);
+    } as App;
+    mixin(app, EventEmitter.prototype, application);
+    EventEmitter.call(app as unknown as EventEmitter);
+    app._framework = parts;
+    // Each app has its own request/response prototypes, so `app.request.x = ...` stays local.
+    app.request = Object.create(request, {
+      app: { configurable: true, enumerable: true, writable: true, value: app },
+    }) as object;
+    app.response = Object.create(response, {
+      app: { configurable: true, enumerable: true, writable: true, value: app },
+    }) as object;
+    (app as unknown as { init(): void }).init();
+    return app;
+  }
+
+  const framework = createApplication as unknown as Framework;
+  framework.application = application;
+  framework.request = request;
+  framework.response = response;
+  framework.Router = function Router(options?: RouterOptions) {
+    return createRouter(routerProto, options);
+  };
+  framework.Route = Route;
+  return framework;
+}

@@ -1,0 +1,57 @@
+// Route parameters read from the path string, at the type level, for the v5
+// path syntax: `:name` is a string, `*name` an array of segments, and either
+// inside `{...}` is optional. `\\` escapes the next character.
+
+/** Route parameters when nothing more precise is known. */
+export interface ParamsDictionary {
+  [key: string]: string;
+}
+
+type Lower = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z';
+type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+type IdentChar = Lower | Uppercase<Lower> | Digit | '_' | '$';
+
+/** Reads an identifier (or a `"quoted name"`) from the front of S: [name, rest]. */
+type ReadName<S extends string, N extends string = ''> = N extends ''
+  ? S extends `"${infer Q}"${infer R}`
+    ? [Q, R]
+    : ReadIdent<S, N>
+  : ReadIdent<S, N>;
+type ReadIdent<S extends string, N extends string> = S extends `${infer C}${infer R}`
+  ? C extends IdentChar
+    ? ReadIdent<R, `${N}${C}`>
+    : [N, S]
+  : [N, S];
+
+type Param<N extends string, V, Optional extends boolean> = N extends ''
+  ? unknown
+  : Optional extends true
+    ? { [K in N]?: V }
+    : { [K in N]: V };
+
+type Pop<D extends unknown[]> = D extends [unknown, ...infer T] ? T : [];
+
+/** Walks the path one character at a time, tracking `{}` depth for optionality. */
+type Scan<S extends string, D extends unknown[] = [], Acc = unknown> = S extends `${infer C}${infer R}`
+  ? C extends '\\'
+    ? R extends `${string}${infer R2}`
+      ? Scan<R2, D, Acc>
+      : Acc
+    : C extends '{'
+      ? Scan<R, [...D, 0], Acc>
+      : C extends '}'
+        ? Scan<R, Pop<D>, Acc>
+        : C extends ':' | '*'
+          ? ReadName<R> extends [infer N extends string, infer Rest extends string]
+            ? Scan<Rest, D, Acc & Param<N, C extends '*' ? string[] : string, D extends [] ? false : true>>
+            : Acc
+          : Scan<R, D, Acc>
+  : Acc;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The parameters of a v5 route path: `'/users/:id'` gives `{ id: string }`. */
+export type RouteParameters<Path extends string> = string extends Path ? ParamsDictionary : Simplify<Scan<Path>>;
+
+/** The params type of a path argument. */
+export type ParamsOf<Path extends string> = RouteParameters<Path>;

@@ -1,0 +1,84 @@
+// A layer is one entry of a router's or a route's stack: a handler, and for
+// router layers the path it answers to.
+import type { CompiledPath, Params, PathKey, PathMatch } from './path';
+
+/** A handler as the router sees it: loosely typed, since it calls any of them. */
+export type AnyHandler = (...args: never[]) => unknown;
+type Next = (err?: unknown) => void;
+type Call3 = (req: unknown, res: unknown, next: Next) => unknown;
+type Call4 = (err: unknown, req: unknown, res: unknown, next: Next) => unknown;
+
+export class Layer {
+  handle: AnyHandler;
+  name: string;
+  /** Set by the last successful `match`, read right after it (Express-style). */
+  params: Params | undefined = undefined;
+  path: string | undefined = undefined;
+  keys: PathKey[];
+  method: string | undefined = undefined;
+  route: unknown = undefined;
+  /** The v5 matcher list; a v4/legacy layer exposes `regexp` instead. */
+  matchers: CompiledPath[];
+  /** `true` for `use('/')`: matches every path, consumes nothing. */
+  readonly matchesAll: boolean;
+  readonly isErrorHandler: boolean;
+
+  constructor(matchers: CompiledPath[], fn: AnyHandler, matchesAll = false) {
+    this.handle = fn;
+    this.name = fn.name || '<anonymous>';
+    this.matchers = matchers;
+    this.keys = matchers.length === 1 ? matchers[0]!.keys : matchers.flatMap((m) => m.keys);
+    this.matchesAll = matchesAll;
+    // Four declared parameters mark an error handler, as in Express.
+    this.isErrorHandler = fn.length === 4;
+  }
+
+  get regexp(): RegExp | undefined {
+    return this.matchers[0]?.regexp;
+  }
+
+  /** Matches `path`; throws a 400 error for malformed percent-encoding. */
+  match(path: string): boolean {
+    let found: PathMatch | null = null;
+    for (let i = 0; i < this.matchers.length && found === null; i++) found = this.matchers[i]!.match(path);
+    if (found === null) {
+      this.params = undefined;
+      this.path = undefined;
+      return false;
+    }
+    this.params = found.params;
+    this.path = found.path;
+    return true;
+  }
+
+  handleError(err: unknown, req: unknown, res: unknown, next: Next): void {
+    if (!this.isErrorHandler) {
+      next(err);
+      return;
+    }
+    try {
+      settle((this.handle as unknown as Call4)(err, req, res, next), next);
+    } catch (thrown) {
+      next(thrown);
+    }
+  }
+
+  handleRequest(req: unknown, res: unknown, next: Next): void {
+    if (this.isErrorHandler) {
+      next();
+      return;
+    }
+    try {
+      settle((this.handle as unknown as Call3)(req, res, next), next);
+    } catch (thrown) {
+      next(thrown);
+    }
+  }
+}
+
+/** A handler that returns a promise reports its rejection as `next(err)`. */
+export function settle(ret: unknown, next: Next): void {
+  if (ret !== null && typeof ret === 'object' && typeof (ret as PromiseLike<unknown>).then === 'function') {
+    (ret as PromiseLike<unknown>).then(undefined, (err: unknown) => next(err ?? new Error('Rejected promise')));
+  }
+}

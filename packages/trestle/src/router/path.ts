@@ -1,0 +1,136 @@
+// What every profile's path compiler produces: a matcher for one path. The
+// router only ever calls `match`, so each generation can bring its own syntax.
+
+/** Route parameters as matched: by name, or by capture index for regexps. */
+export type Params = Record<string, unknown>;
+
+export interface PathKey {
+  name: string | number;
+  optional: boolean;
+  /** A v5 wildcard (`*name`): its value is split into segments. */
+  wildcard?: boolean;
+}
+
+export interface PathMatch {
+  /** The part of the request path the pattern consumed. */
+  path: string;
+  params: Params;
+}
+
+export interface CompiledPath {
+  keys: PathKey[];
+  /** The regular expression, when the path needs one (static paths do not). */
+  regexp: RegExp | undefined;
+  /** Throws a 400 error when a parameter has malformed percent-encoding. */
+  match(path: string): PathMatch | null;
+}
+
+export interface PathOptions {
+  /** The whole path must match (routes) or only a prefix (middleware). */
+  end: boolean;
+  strict: boolean;
+  sensitive: boolean;
+}
+
+export type PathCompiler = (path: string | RegExp, options: PathOptions) => CompiledPath;
+
+/** An error with an HTTP status, as the ecosystem expects (`status` and `statusCode`). */
+export function httpError(status: number, message: string, cause?: unknown): Error & { status: number; statusCode: number } {
+  const err = (cause instanceof Error ? cause : new Error(message)) as Error & { status: number; statusCode: number };
+  if (cause instanceof Error) err.message = message;
+  err.status = status;
+  err.statusCode = status;
+  return err;
+}
+
+/** Percent-decodes a parameter; malformed encoding is the client's fault (400). */
+export function decodeParam(value: string): string {
+  if (value.length === 0 || value.indexOf('%') === -1) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch (err) {
+    throw httpError(400, `Failed to decode param '${value}'`, err);
+  }
+}
+
+/**
+ * Matches a path that holds no parameters by plain string comparison, which
+ * is what most routes are: no regular expression runs for them.
+ * `separators` lists the characters that may continue a prefix match.
+ */
+export function staticPath(path: string, options: PathOptions, makeParams: () => Params, separators = '/'): CompiledPath {
+  const { end, strict, sensitive } = options;
+  // Without strict routing a trailing slash on the pattern means nothing.
+  let pattern = strict ? path : path.replace(/\/+$/, '') || '/';
+  if (!sensitive) pattern = pattern.toLowerCase();
+  const len = pattern.length;
+  const slashOnly = pattern === '/' && !end;
+
+  function same(p: string, n: number): boolean {
+    const head = n === p.length ? p : p.slice(0, n);
+    return sensitive ? head === pattern : head.toLowerCase() === pattern;
+  }
+
+  function match(p: string): PathMatch | null {
+    if (slashOnly) return { path: '', params: makeParams() };
+    if (p.length < len || !same(p, len)) return null;
+    if (end) {
+      if (p.length === len || (!strict && p.length === len + 1 && p.charCodeAt(len) === 47 && pattern !== '/')) {
+        return { path: p, params: makeParams() };
+      }
+      return null;
+    }
+    if (p.length === len || separators.indexOf(p[len]!) !== -1 || pattern.endsWith('/')) {
+      return { path: p.slice(0, len), params: makeParams() };
+    }
+    return null;
+  }
+  return { keys: [], regexp: undefined, match };
+}
+
+/** Matches with a regular expression and names its captures after `keys`. */
+export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Params): CompiledPath {
+  function match(p: string): PathMatch | null {
+    const m = regexp.exec(p);
+    if (m === null) return null;
+    const params = makeParams();
+    for (let i = 1; i < m.length; i++) {
+      const key = keys[i - 1];
+      const raw = m[i];
+      if (key === undefined || raw === undefined) continue;
+      params[key.name] = key.wildcard ? raw.split('/').map(decodeParam) : decodeParam(raw);
+    }
+    return { path: m[0], params };
+  }
+  return { keys, regexp, match };
+}
+
+/**
+ * The keys of a user's regular expression: named groups by name, the others
+ * by their index among the unnamed ones (`req.params[0]`, ...).
+ */
+export function regexpKeys(regexp: RegExp): PathKey[] {
+  const src = regexp.source;
+  const keys: PathKey[] = [];
+  let unnamed = 0;
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') { i++; continue; }
+    if (inClass) { if (c === ']') inClass = false; continue; }
+    if (c === '[') { inClass = true; continue; }
+    if (c !== '(') continue;
+    if (src[i + 1] !== '?') {
+      keys.push({ name: unnamed++, optional: false });
+    } else if (src[i + 2] === '<' && src[i + 3] !== '=' && src[i + 3] !== '!') {
+      const close = src.indexOf('>', i);
+      keys.push({ name: src.slice(i + 3, close), optional: false });
+    }
+  }
+  return keys;
+}
+
+/** Compiles a user's regular expression path; it always matches from the start. */
+export function userRegexpPath(regexp: RegExp, makeParams: () => Params): CompiledPath {
+  return regexpPath(regexp, regexpKeys(regexp), makeParams);
+}

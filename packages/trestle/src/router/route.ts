@@ -1,0 +1,111 @@
+// A route: one path, a stack of handlers each tied to a method (or to all).
+import { type AnyHandler, Layer } from './layer';
+import { flatten, methods } from './methods';
+
+type Next = (err?: unknown) => void;
+interface RoutedRequest {
+  method?: string | undefined;
+  route?: unknown;
+}
+
+export class Route {
+  path: unknown;
+  stack: Layer[] = [];
+  /** `{ get: true, ... }` for every method that has a handler; `_all` for `all()`. */
+  methods: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
+
+  constructor(path: unknown) {
+    this.path = path;
+  }
+
+  /** Does this route answer `method`? A GET route also answers HEAD. */
+  _handlesMethod(method: string | undefined): boolean {
+    if (this.methods._all) return true;
+    let name = typeof method === 'string' ? method.toLowerCase() : method;
+    if (name === 'head' && !this.methods.head) name = 'get';
+    return name !== undefined && Boolean(this.methods[name]);
+  }
+
+  /** The methods this route answers, upper-cased, HEAD implied by GET. */
+  _methods(): string[] {
+    const list = Object.keys(this.methods).filter((m) => m !== '_all');
+    if (this.methods.get && !this.methods.head) list.push('head');
+    return list.map((m) => m.toUpperCase());
+  }
+
+  dispatch(req: RoutedRequest, res: unknown, done: Next): void {
+    const stack = this.stack;
+    if (stack.length === 0) {
+      done();
+      return;
+    }
+    let method = typeof req.method === 'string' ? req.method.toLowerCase() : req.method;
+    if (method === 'head' && !this.methods.head) method = 'get';
+    req.route = this;
+    let idx = 0;
+    let sync = 0;
+
+    const next = (err?: unknown): void => {
+      if (err === 'route') return done();
+      if (err === 'router') return done(err);
+      // A long run of synchronous handlers must not grow the call stack without end.
+      if (++sync > 100) {
+        setImmediate(next, err);
+        return;
+      }
+      let layer: Layer | undefined;
+      while (idx < stack.length) {
+        const candidate = stack[idx++]!;
+        if (candidate.method === undefined || candidate.method === method) {
+          layer = candidate;
+          break;
+        }
+      }
+      if (layer === undefined) return done(err);
+      if (err) layer.handleError(err, req, res, next);
+      else layer.handleRequest(req, res, next);
+      sync = 0;
+    };
+    next();
+  }
+
+  all(...handlers: unknown[]): this {
+    for (const fn of this.handlers(handlers, 'all')) {
+      this.stack.push(new Layer([], fn));
+      this.methods._all = true;
+    }
+    return this;
+  }
+
+  private handlers(args: unknown[], method: string): AnyHandler[] {
+    const list = flatten<unknown>(args);
+    if (list.length === 0) throw new TypeError('argument handler is required');
+    for (const fn of list) {
+      if (typeof fn !== 'function') {
+        throw new TypeError(`argument handler must be a function; Route.${method}() got ${Object.prototype.toString.call(fn)}`);
+      }
+    }
+    return list as AnyHandler[];
+  }
+
+  /** Adds handlers for one method; `route.get`, `route.post`, ... call it. */
+  addMethod(method: string, args: unknown[]): this {
+    for (const fn of this.handlers(args, method)) {
+      const layer = new Layer([], fn);
+      layer.method = method;
+      this.methods[method] = true;
+      this.stack.push(layer);
+    }
+    return this;
+  }
+}
+
+for (const method of methods) {
+  Object.defineProperty(Route.prototype, method, {
+    configurable: true,
+    writable: true,
+    value: function (this: Route, ...handlers: unknown[]) {
+      return this.addMethod(method, handlers);
+    },
+  });
+}

@@ -1,0 +1,363 @@
+// The router: a stack of layers run in definition order for each request.
+// A router is itself a middleware function, so it mounts anywhere one does.
+import { type AnyHandler, Layer, settle } from './layer';
+import { flatten, methods } from './methods';
+import type { PathCompiler } from './path';
+import { Route } from './route';
+import { getPathname, getProtohost } from './url';
+
+type Next = (err?: unknown) => void;
+type ParamFn = (req: unknown, res: unknown, next: Next, value: unknown, name: string) => unknown;
+/** v4's `router.param(fn)`: returns the param handler to use for `(name, arg)`. */
+type ParamFactory = (name: string, arg: unknown) => ParamFn | undefined;
+
+/** The part of a profile the router reads. */
+export interface RouterProfile {
+  compilePath: PathCompiler;
+  /** Characters that may follow a mount path (`/`; legacy also `.`). */
+  mountSeparators: string;
+  /** The answer to an OPTIONS request no handler took. */
+  sendOptions(res: unknown, methods: string[], next: Next): void;
+  /** May `router.param(fn)` redefine how param() behaves (v4)? */
+  paramFactories: boolean;
+  /** Copies of parent params keep numeric keys in order (mergeParams). */
+  mergeParams(params: Record<string, unknown>, parent: Record<string, unknown> | undefined): Record<string, unknown>;
+}
+
+export interface RouterOptions {
+  caseSensitive?: boolean | undefined;
+  mergeParams?: boolean | undefined;
+  strict?: boolean | undefined;
+}
+
+/** The fields the router keeps on the request while it dispatches. */
+export interface RoutingRequest {
+  url: string;
+  method?: string | undefined;
+  originalUrl?: string;
+  baseUrl?: string;
+  params?: Record<string, unknown>;
+  next?: Next;
+  route?: unknown;
+}
+
+interface ParamCalled {
+  error: unknown;
+  match: unknown;
+  value: unknown;
+}
+
+export interface RouterInstance {
+  (req: RoutingRequest, res: unknown, next: Next): void;
+  stack: Layer[];
+  params: Record<string, ParamFn[]>;
+  _params: ParamFactory[];
+  caseSensitive: boolean;
+  mergeParams: boolean;
+  strict: boolean;
+  profile: RouterProfile;
+  handle(req: RoutingRequest, res: unknown, out: Next): void;
+  use(...args: unknown[]): RouterInstance;
+  route(path: unknown): Route;
+  param(name: unknown, fn?: unknown): RouterInstance;
+  all(path: unknown, ...handlers: unknown[]): RouterInstance;
+  [method: string]: unknown;
+}
+
+/** The prototype of every router, per profile. */
+export function routerPrototype(profile: RouterProfile): object {
+  const proto = Object.create(Function.prototype) as Record<string, unknown>;
+  Object.defineProperty(proto, 'profile', { value: profile, enumerable: false });
+  Object.assign(proto, { handle, use, route, param, processParams });
+  proto.all = function all(this: RouterInstance, path: unknown, ...handlers: unknown[]) {
+    this.route(path).all(...handlers);
+    return this;
+  };
+  for (const method of methods) {
+    proto[method] = function (this: RouterInstance, path: unknown, ...handlers: unknown[]) {
+      (this.route(path) as unknown as Record<string, (...h: unknown[]) => unknown>)[method]!(...handlers);
+      return this;
+    };
+  }
+  return proto;
+}
+
+export function createRouter(proto: object, options: RouterOptions = {}): RouterInstance {
+  const router = function router(req: RoutingRequest, res: unknown, next: Next) {
+    (router as RouterInstance).handle(req, res, next);
+  } as RouterInstance;
+  Object.setPrototypeOf(router, proto);
+  router.params = Object.create(null) as Record<string, ParamFn[]>;
+  router._params = [];
+  router.caseSensitive = Boolean(options.caseSensitive);
+  router.mergeParams = Boolean(options.mergeParams);
+  router.strict = Boolean(options.strict);
+  router.stack = [];
+  return router;
+}
+
+function compile(router: RouterInstance, path: unknown, end: boolean, strict: boolean): Layer['matchers'] {
+  const list = Array.isArray(path) ? flatten<unknown>(path) : [path];
+  return list.map((p) => {
+    if (typeof p !== 'string' && !(p instanceof RegExp)) {
+      throw new TypeError(`path must be a string, a regular expression or an array of them, got ${Object.prototype.toString.call(p)}`);
+    }
+    return router.profile.compilePath(p, { end, strict, sensitive: router.caseSensitive });
+  });
+}
+
+function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
+  let path: unknown = '/';
+  let offset = 0;
+  // The first argument is a path unless it is (an array starting with) a function.
+  let first = args[0];
+  while (Array.isArray(first) && first.length !== 0) first = first[0];
+  if (typeof first !== 'function') {
+    offset = 1;
+    path = args[0];
+  }
+  const handlers = flatten<unknown>(args.slice(offset));
+  if (handlers.length === 0) throw new TypeError('argument handler is required');
+  const matchers = compile(this, path, false, false);
+  const matchesAll = path === '/';
+  for (const fn of handlers) {
+    if (typeof fn !== 'function') {
+      throw new TypeError(`argument handler must be a function, got ${Object.prototype.toString.call(fn)}`);
+    }
+    this.stack.push(new Layer(matchers, fn as AnyHandler, matchesAll));
+  }
+  return this;
+}
+
+function route(this: RouterInstance, path: unknown): Route {
+  const r = new Route(path);
+  const layer = new Layer(compile(this, path, true, this.strict), function handle(req: RoutingRequest, res: unknown, next: Next) {
+    r.dispatch(req, res, next);
+  });
+  layer.route = r;
+  this.stack.push(layer);
+  return r;
+}
+
+function param(this: RouterInstance, name: unknown, fn?: unknown): RouterInstance {
+  if (typeof name === 'function') {
+    if (!this.profile.paramFactories) throw new TypeError('argument name must be a string');
+    this._params.push(name as ParamFactory);
+    return this;
+  }
+  if (Array.isArray(name)) {
+    for (const n of name) this.param(n, fn);
+    return this;
+  }
+  if (!name) throw new TypeError('argument name is required');
+  if (typeof name !== 'string') throw new TypeError('argument name must be a string');
+  const key = name[0] === ':' ? name.slice(1) : name;
+  let handler = fn;
+  for (const factory of this._params) handler = factory(key, handler) ?? handler;
+  if (typeof handler !== 'function') throw new TypeError(`argument fn must be a function, got ${Object.prototype.toString.call(handler)}`);
+  (this.params[key] ??= []).push(handler as ParamFn);
+  return this;
+}
+
+/** The request's walk through this router's stack. */
+function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Next): void {
+  const router = this;
+  const stack = router.stack;
+  const separators = router.profile.mountSeparators;
+  const parentParams = req.params;
+  const parentUrl = req.baseUrl ?? '';
+  const parentNext = req.next;
+  const options: string[] | undefined = req.method === 'OPTIONS' ? [] : undefined;
+  let idx = 0;
+  let sync = 0;
+  let removed = '';
+  let slashAdded = false;
+  let protohost = '';
+  let paramcalled: Record<string, ParamCalled> | undefined;
+
+  // Leaving this router: the request looks as it did when it came in.
+  const done = (err?: unknown): void => {
+    req.baseUrl = parentUrl;
+    req.next = parentNext;
+    req.params = parentParams;
+    if (options !== undefined && !err && options.length !== 0) {
+      router.profile.sendOptions(res, options, out);
+      return;
+    }
+    out(err);
+  };
+
+  req.next = next;
+  req.baseUrl = parentUrl;
+  req.originalUrl ??= req.url;
+  next();
+
+  function next(err?: unknown): void {
+    let layerError = err === 'route' ? null : err;
+
+    // Undo what the previous middleware layer's mount path did to req.url.
+    if (slashAdded) {
+      req.url = req.url.slice(1);
+      slashAdded = false;
+    }
+    if (removed.length !== 0) {
+      req.baseUrl = parentUrl;
+      req.url = protohost + removed + req.url.slice(protohost.length);
+      removed = '';
+    }
+    if (layerError === 'router') {
+      setImmediate(done, null);
+      return;
+    }
+    if (idx >= stack.length) {
+      setImmediate(done, layerError);
+      return;
+    }
+    if (++sync > 100) {
+      setImmediate(next, err);
+      return;
+    }
+
+    const path = getPathname(req.url);
+    let layer: Layer | undefined;
+    let route: Route | undefined;
+    let matched = false;
+    while (!matched && idx < stack.length) {
+      layer = stack[idx++]!;
+      try {
+        matched = layer.matchesAll || layer.match(path);
+      } catch (decodeError) {
+        layerError ??= decodeError;
+        matched = false;
+      }
+      if (!matched) continue;
+      route = layer.route as Route | undefined;
+      if (route === undefined) continue;
+      // Routes never see a pending error; error handlers are middleware.
+      if (layerError) {
+        matched = false;
+        continue;
+      }
+      if (!route._handlesMethod(req.method)) {
+        if (options !== undefined) appendMethods(options, route._methods());
+        matched = false;
+      }
+    }
+    if (!matched || layer === undefined) {
+      done(layerError);
+      return;
+    }
+
+    const found = layer;
+    const layerParams = found.matchesAll ? emptyParams(parentParams) : found.params!;
+    req.params = router.mergeParams ? router.profile.mergeParams(layerParams, parentParams) : layerParams;
+    const layerPath = found.matchesAll ? '' : found.path!;
+
+    if (found.keys.length === 0 || paramsNotRegistered(router, found)) {
+      afterParams(found, route, layerError, layerPath, path);
+    } else {
+      paramcalled ??= Object.create(null) as Record<string, ParamCalled>;
+      processParams.call(router, found, paramcalled, req, res, (paramErr?: unknown) => {
+        if (paramErr) next(layerError || paramErr);
+        else afterParams(found, route, layerError, layerPath, path);
+      });
+    }
+    sync = 0;
+  }
+
+  function afterParams(layer: Layer, route: Route | undefined, layerError: unknown, layerPath: string, path: string): void {
+    if (route !== undefined) {
+      layer.handleRequest(req, res, next);
+      return;
+    }
+    if (layerPath.length !== 0) {
+      // The match must end where a path segment ends.
+      const c = path[layerPath.length];
+      if (c !== undefined && separators.indexOf(c) === -1) {
+        next(layerError);
+        return;
+      }
+      removed = layerPath;
+      protohost = getProtohost(req.url);
+      req.url = protohost + req.url.slice(protohost.length + removed.length);
+      if (protohost.length === 0 && req.url[0] !== '/') {
+        req.url = '/' + req.url;
+        slashAdded = true;
+      }
+      req.baseUrl = parentUrl + (removed[removed.length - 1] === '/' ? removed.slice(0, -1) : removed);
+    }
+    if (layerError) layer.handleError(layerError, req, res, next);
+    else layer.handleRequest(req, res, next);
+  }
+}
+
+/** `use('/')` layers keep no params of their own; give them a fresh empty object. */
+function emptyParams(parent: Record<string, unknown> | undefined): Record<string, unknown> {
+  return parent !== undefined && Object.getPrototypeOf(parent) === null
+    ? (Object.create(null) as Record<string, unknown>)
+    : {};
+}
+
+function paramsNotRegistered(router: RouterInstance, layer: Layer): boolean {
+  for (const key of layer.keys) if (router.params[key.name as string] !== undefined) return false;
+  return true;
+}
+
+function appendMethods(list: string[], add: string[]): void {
+  for (const m of add) if (list.indexOf(m) === -1) list.push(m);
+}
+
+/**
+ * Runs the `router.param()` triggers for the layer's keys, in order. A trigger
+ * runs once per request for a given value; a repeated value reuses the outcome.
+ */
+function processParams(
+  this: RouterInstance,
+  layer: Layer,
+  called: Record<string, ParamCalled>,
+  req: RoutingRequest,
+  res: unknown,
+  done: Next,
+): void {
+  const params = this.params;
+  const keys = layer.keys;
+  let i = 0;
+
+  const nextParam = (err?: unknown): void => {
+    if (err) return done(err);
+    if (i >= keys.length) return done();
+    const name = String(keys[i++]!.name);
+    const value = (req.params as Record<string, unknown>)[name];
+    const fns = params[name];
+    if (fns === undefined || value === undefined) return nextParam();
+    const prior = called[name];
+    if (prior !== undefined && (prior.match === value || (prior.error && prior.error !== 'route'))) {
+      (req.params as Record<string, unknown>)[name] = prior.value;
+      return nextParam(prior.error);
+    }
+    const record: ParamCalled = { error: null, match: value, value };
+    called[name] = record;
+    runTriggers(fns, record, name, value, req, res, nextParam);
+  };
+  nextParam();
+}
+
+function runTriggers(fns: ParamFn[], record: ParamCalled, name: string, value: unknown, req: RoutingRequest, res: unknown, done: Next): void {
+  let j = 0;
+  const next = (err?: unknown): void => {
+    record.value = (req.params as Record<string, unknown>)[name];
+    if (err) {
+      record.error = err;
+      done(err);
+      return;
+    }
+    const fn = fns[j++];
+    if (fn === undefined) return done();
+    try {
+      settle(fn(req, res, next, value, name), next);
+    } catch (thrown) {
+      next(thrown);
+    }
+  };
+  next();
+}

@@ -1,0 +1,30 @@
+// The two things the router needs from a request URL, without a full parse:
+// the path (what layers match against) and, for absolute-form URLs
+// (`GET http://host/path`), the scheme and host in front of it.
+
+/** The path of `url`: up to the query string or fragment. */
+export function getPathname(url: string): string {
+  let end = url.length;
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) {
+      end = i;
+      break;
+    }
+  }
+  if (url.charCodeAt(0) === 47 /* / */) return end === url.length ? url : url.slice(0, end);
+  const host = getProtohost(url);
+  const path = url.slice(host.length, end);
+  return path.length === 0 ? '/' : path;
+}
+
+/** `http://host` for an absolute-form URL, else the empty string. */
+export function getProtohost(url: string): string {
+  if (url.length === 0 || url.charCodeAt(0) === 47) return '';
+  const q = url.indexOf('?');
+  const head = q === -1 ? url : url.slice(0, q);
+  const scheme = head.indexOf('://');
+  if (scheme === -1) return '';
+  const slash = url.indexOf('/', scheme + 3);
+  return slash === -1 ? head : url.slice(0, slash);
+}

@@ -1,0 +1,469 @@
+// Public types of trestle. They are the contract for TypeScript users: the
+// names and generic parameter order follow what Express users import today
+// (Request, Response, NextFunction, RequestHandler, ...), so existing
+// annotations keep compiling.
+import type { EventEmitter } from 'node:events';
+import type * as http from 'node:http';
+import type { ParsedQs } from 'qs';
+import type { ParamsDictionary, ParamsOf } from './params-types';
+
+export type { ParsedQs };
+export type { ParamsDictionary, ParamsOf, RouteParameters } from './params-types';
+
+/** Any value a setting may hold. */
+export type SettingValue = unknown;
+
+/** A path a route or a middleware can be defined on. */
+export type PathParams = string | RegExp | Array<string | RegExp>;
+
+/** `next()`, `next('route')`, `next('router')` or `next(err)`. */
+export interface NextFunction {
+  (err?: unknown): void;
+  (deferToNext: 'route'): void;
+  (deferToNext: 'router'): void;
+}
+
+/**
+ * What a handler may return: anything. A returned promise that rejects becomes
+ * `next(err)`; `unknown` (not `void`) so async handlers type-check without lint noise.
+ */
+export type HandlerResult = unknown;
+
+export interface Locals {
+  [key: string]: unknown;
+}
+
+/** The request: node's `IncomingMessage` plus trestle's properties and methods. */
+export interface Request<
+  P = ParamsDictionary,
+  ResBody = unknown,
+  ReqBody = unknown,
+  ReqQuery = ParsedQs,
+  LocalsObj extends Record<string, unknown> = Record<string, unknown>,
+> extends http.IncomingMessage {
+  /** The application that is handling this request. */
+  app: Application;
+  /** The response that belongs to this request. */
+  res?: Response<ResBody, LocalsObj>;
+  /** The `next` function of the router currently dispatching. */
+  next?: NextFunction;
+  /** The URL path on which the current router or app was mounted. */
+  baseUrl: string;
+  /** The URL as it arrived, never rewritten by mounting. */
+  originalUrl: string;
+  /** Route parameters, percent-decoded. */
+  params: P;
+  /** The query string, parsed by the `query parser` setting; assignable. */
+  query: ReqQuery;
+  /** The body, filled by a body parser; `undefined` until one runs. */
+  body: ReqBody;
+  /** The matched route. */
+  route?: Route;
+  /** Path part of the URL (mount point stripped). */
+  readonly path: string;
+  /** `http` or `https` (`X-Forwarded-Proto` when `trust proxy` allows). */
+  readonly protocol: string;
+  /** `req.protocol === 'https'`. */
+  readonly secure: boolean;
+  /** Remote address, proxy-aware. */
+  readonly ip: string | undefined;
+  /** Forwarded addresses, nearest client first, when `trust proxy` allows. */
+  readonly ips: string[];
+  /** Subdomains of the host, per `subdomain offset`. */
+  readonly subdomains: string[];
+  /** Host name without port. */
+  readonly hostname: string | undefined;
+  /** v5: host with port. */
+  readonly host: string | undefined;
+  /** True when the client's cached copy is still fresh. */
+  readonly fresh: boolean;
+  /** Opposite of `fresh`. */
+  readonly stale: boolean;
+  /** `X-Requested-With: XMLHttpRequest`. */
+  readonly xhr: boolean;
+  /** Cookies, when a cookie parser ran. */
+  cookies?: Record<string, string>;
+  /** Signed cookies, when a cookie parser ran with a secret. */
+  signedCookies?: Record<string, string | false>;
+  /** The secret a cookie parser records, used by signed `res.cookie`. */
+  secret?: string | undefined;
+
+  /** A request header, case-insensitive; `Referer`/`Referrer` interchangeable. */
+  get(name: 'set-cookie' | 'Set-Cookie'): string[] | undefined;
+  get(name: string): string | undefined;
+  header(name: 'set-cookie' | 'Set-Cookie'): string[] | undefined;
+  header(name: string): string | undefined;
+  /** The best of `types` per `Accept`, or `false`. */
+  accepts(): string[];
+  accepts(type: string | string[]): string | false;
+  accepts(...types: string[]): string | false;
+  acceptsCharsets(): string[];
+  acceptsCharsets(charset: string | string[]): string | false;
+  acceptsCharsets(...charsets: string[]): string | false;
+  acceptsEncodings(): string[];
+  acceptsEncodings(encoding: string | string[]): string | false;
+  acceptsEncodings(...encodings: string[]): string | false;
+  acceptsLanguages(): string[];
+  acceptsLanguages(lang: string | string[]): string | false;
+  acceptsLanguages(...langs: string[]): string | false;
+  /** The matching type as given, `null` without a body, else `false`. */
+  is(type: string | string[], ...types: string[]): string | false | null;
+  /** Parse the `Range` header against `size`. */
+  range(size: number, options?: RangeOptions): RangeResult | undefined;
+}
+
+export interface RangeOptions {
+  /** Merge overlapping and adjacent ranges. */
+  combine?: boolean;
+}
+
+/** `-1` unsatisfiable, `-2` malformed, or the ranges with their unit in `type`. */
+export type RangeResult = -1 | -2 | (Array<{ start: number; end: number }> & { type: string });
+
+export interface CookieOptions {
+  maxAge?: number | undefined;
+  signed?: boolean | undefined;
+  expires?: Date | undefined;
+  httpOnly?: boolean | undefined;
+  path?: string | undefined;
+  domain?: string | undefined;
+  secure?: boolean | undefined;
+  encode?: ((val: string) => string) | undefined;
+  sameSite?: boolean | 'lax' | 'strict' | 'none' | undefined;
+  priority?: 'low' | 'medium' | 'high' | undefined;
+  partitioned?: boolean | undefined;
+}
+
+export interface SendFileOptions {
+  maxAge?: number | string;
+  root?: string;
+  lastModified?: boolean;
+  headers?: Record<string, string | number | string[]>;
+  dotfiles?: 'allow' | 'deny' | 'ignore';
+  acceptRanges?: boolean;
+  cacheControl?: boolean;
+  immutable?: boolean;
+  etag?: boolean;
+}
+
+export interface DownloadOptions extends SendFileOptions {}
+
+export type HeaderValue = string | number | readonly string[];
+
+/** The response: node's `ServerResponse` plus trestle's methods. */
+export interface Response<ResBody = unknown, LocalsObj extends Record<string, unknown> = Record<string, unknown>>
+  extends http.ServerResponse {
+  app: Application;
+  req: Request;
+  /** Variables for views rendered during this request. */
+  locals: LocalsObj & Locals;
+  status(code: number): this;
+  sendStatus(code: number): this;
+  set(field: string, value?: HeaderValue): this;
+  set(fields: Record<string, HeaderValue>): this;
+  header(field: string, value?: HeaderValue): this;
+  header(fields: Record<string, HeaderValue>): this;
+  get(field: string): string | number | string[] | undefined;
+  append(field: string, value?: HeaderValue): this;
+  type(type: string): this;
+  contentType(type: string): this;
+  send(body?: ResBody | string | Buffer | Uint8Array | boolean | number | null): this;
+  json(body?: ResBody): this;
+  jsonp(body?: ResBody): this;
+  vary(field: string | string[]): this;
+  location(url: string): this;
+  redirect(url: string): void;
+  redirect(status: number, url: string): void;
+  links(links: Record<string, string | string[]>): this;
+  attachment(filename?: string): this;
+  cookie(name: string, value: unknown, options?: CookieOptions): this;
+  clearCookie(name: string, options?: CookieOptions): this;
+  format(handlers: Record<string, (req: Request, res: Response, next: NextFunction) => void>): this;
+  sendFile(path: string, callback?: (err?: Error) => void): void;
+  sendFile(path: string, options: SendFileOptions, callback?: (err?: Error) => void): void;
+  download(path: string, callback?: (err?: Error) => void): void;
+  download(path: string, filename: string, callback?: (err?: Error) => void): void;
+  download(path: string, filename: string, options: DownloadOptions, callback?: (err?: Error) => void): void;
+  render(view: string, callback?: RenderCallback): void;
+  render(view: string, options?: object, callback?: RenderCallback): void;
+}
+
+export type RenderCallback = (err: Error | null, html?: string) => void;
+
+/** A middleware or route handler. */
+export interface RequestHandler<
+  P = ParamsDictionary,
+  ResBody = unknown,
+  ReqBody = unknown,
+  ReqQuery = ParsedQs,
+  LocalsObj extends Record<string, unknown> = Record<string, unknown>,
+> {
+  (req: Request<P, ResBody, ReqBody, ReqQuery, LocalsObj>, res: Response<ResBody, LocalsObj>, next: NextFunction): HandlerResult;
+}
+
+/** An error handler: recognised by its four parameters. */
+export type ErrorRequestHandler<
+  P = ParamsDictionary,
+  ResBody = unknown,
+  ReqBody = unknown,
+  ReqQuery = ParsedQs,
+  LocalsObj extends Record<string, unknown> = Record<string, unknown>,
+> = (
+  err: unknown,
+  req: Request<P, ResBody, ReqBody, ReqQuery, LocalsObj>,
+  res: Response<ResBody, LocalsObj>,
+  next: NextFunction,
+) => HandlerResult;
+
+export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
+  | RequestHandler<P, ResBody, ReqBody, ReqQuery>
+  | ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery>;
+
+/** Handlers may be given one by one or in (nested) arrays. */
+export type HandlerArg<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
+  | Handler<P, ResBody, ReqBody, ReqQuery>
+  | Router
+  | ReadonlyArray<HandlerArg<P, ResBody, ReqBody, ReqQuery>>;
+
+/** A param trigger: `(req, res, next, value, name)`. */
+export type ParamHandler = (req: Request, res: Response, next: NextFunction, value: unknown, name: string) => HandlerResult;
+
+/** `app.get('/users/:id', handler)`: the path's parameters reach `req.params`. */
+export interface RouteMatcher<This> {
+  <Path extends string, P = ParamsOf<Path>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
+    path: Path,
+    ...handlers: Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>
+  ): This;
+  <P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
+    path: PathParams,
+    ...handlers: Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>
+  ): This;
+}
+
+/** `router.use([path], ...handlers)`. */
+export interface UseMatcher<This> {
+  (...handlers: Array<HandlerArg | Application>): This;
+  <Path extends string>(path: Path, ...handlers: Array<HandlerArg<ParamsOf<Path>> | Application>): This;
+  (path: PathParams, ...handlers: Array<HandlerArg | Application>): This;
+}
+
+/** The methods routers and apps share: `use`, `all`, `route`, `param` and one per HTTP method. */
+export interface RouterMethods {
+  use: UseMatcher<this>;
+  all: RouteMatcher<this>;
+  acl: RouteMatcher<this>;
+  bind: RouteMatcher<this>;
+  checkout: RouteMatcher<this>;
+  connect: RouteMatcher<this>;
+  copy: RouteMatcher<this>;
+  delete: RouteMatcher<this>;
+  get: RouteMatcher<this>;
+  head: RouteMatcher<this>;
+  link: RouteMatcher<this>;
+  lock: RouteMatcher<this>;
+  'm-search': RouteMatcher<this>;
+  merge: RouteMatcher<this>;
+  mkactivity: RouteMatcher<this>;
+  mkcalendar: RouteMatcher<this>;
+  mkcol: RouteMatcher<this>;
+  move: RouteMatcher<this>;
+  notify: RouteMatcher<this>;
+  options: RouteMatcher<this>;
+  patch: RouteMatcher<this>;
+  post: RouteMatcher<this>;
+  propfind: RouteMatcher<this>;
+  proppatch: RouteMatcher<this>;
+  purge: RouteMatcher<this>;
+  put: RouteMatcher<this>;
+  query: RouteMatcher<this>;
+  rebind: RouteMatcher<this>;
+  report: RouteMatcher<this>;
+  search: RouteMatcher<this>;
+  source: RouteMatcher<this>;
+  subscribe: RouteMatcher<this>;
+  trace: RouteMatcher<this>;
+  unbind: RouteMatcher<this>;
+  unlink: RouteMatcher<this>;
+  unlock: RouteMatcher<this>;
+  unsubscribe: RouteMatcher<this>;
+  route<Path extends string>(path: Path): Route<ParamsOf<Path>>;
+  route(path: PathParams): Route;
+  param(name: string | string[], handler: ParamHandler): this;
+}
+
+/** A route: chain `.get()`, `.post()` ... on one path. */
+export interface Route<P = ParamsDictionary> {
+  path: PathParams;
+  stack: Layer[];
+  methods: Record<string, boolean | undefined>;
+  all(...handlers: Array<HandlerArg<P>>): this;
+  acl(...handlers: Array<HandlerArg<P>>): this;
+  bind(...handlers: Array<HandlerArg<P>>): this;
+  checkout(...handlers: Array<HandlerArg<P>>): this;
+  connect(...handlers: Array<HandlerArg<P>>): this;
+  copy(...handlers: Array<HandlerArg<P>>): this;
+  delete(...handlers: Array<HandlerArg<P>>): this;
+  get(...handlers: Array<HandlerArg<P>>): this;
+  head(...handlers: Array<HandlerArg<P>>): this;
+  link(...handlers: Array<HandlerArg<P>>): this;
+  lock(...handlers: Array<HandlerArg<P>>): this;
+  'm-search'(...handlers: Array<HandlerArg<P>>): this;
+  merge(...handlers: Array<HandlerArg<P>>): this;
+  mkactivity(...handlers: Array<HandlerArg<P>>): this;
+  mkcalendar(...handlers: Array<HandlerArg<P>>): this;
+  mkcol(...handlers: Array<HandlerArg<P>>): this;
+  move(...handlers: Array<HandlerArg<P>>): this;
+  notify(...handlers: Array<HandlerArg<P>>): this;
+  options(...handlers: Array<HandlerArg<P>>): this;
+  patch(...handlers: Array<HandlerArg<P>>): this;
+  post(...handlers: Array<HandlerArg<P>>): this;
+  propfind(...handlers: Array<HandlerArg<P>>): this;
+  proppatch(...handlers: Array<HandlerArg<P>>): this;
+  purge(...handlers: Array<HandlerArg<P>>): this;
+  put(...handlers: Array<HandlerArg<P>>): this;
+  query(...handlers: Array<HandlerArg<P>>): this;
+  rebind(...handlers: Array<HandlerArg<P>>): this;
+  report(...handlers: Array<HandlerArg<P>>): this;
+  search(...handlers: Array<HandlerArg<P>>): this;
+  source(...handlers: Array<HandlerArg<P>>): this;
+  subscribe(...handlers: Array<HandlerArg<P>>): this;
+  trace(...handlers: Array<HandlerArg<P>>): this;
+  unbind(...handlers: Array<HandlerArg<P>>): this;
+  unlink(...handlers: Array<HandlerArg<P>>): this;
+  unlock(...handlers: Array<HandlerArg<P>>): this;
+  unsubscribe(...handlers: Array<HandlerArg<P>>): this;
+}
+
+/** One entry of a router's or route's stack. */
+export interface Layer {
+  handle: Handler | Application | Router;
+  name: string;
+  params: Record<string, unknown> | undefined;
+  path: string | undefined;
+  keys: Array<{ name: string | number; optional?: boolean }>;
+  method: string | undefined;
+  route?: Route;
+}
+
+export interface RouterOptions {
+  /** Distinguish `/Foo` from `/foo`. */
+  caseSensitive?: boolean;
+  /** Keep the parent router's `req.params`. */
+  mergeParams?: boolean;
+  /** Distinguish `/foo` from `/foo/`. */
+  strict?: boolean;
+}
+
+/** A router: a mini-application of middleware and routes, itself a middleware. */
+export interface Router extends RouterMethods {
+  (req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): void;
+  stack: Layer[];
+  params: Record<string, ParamHandler[]>;
+  caseSensitive: boolean;
+  mergeParams: boolean;
+  strict: boolean;
+  handle(req: http.IncomingMessage, res: http.ServerResponse, done: NextFunction): void;
+}
+
+/** A template engine callback: `(path, options, callback)`. */
+export type EngineCallback = (path: string, options: object, callback: RenderCallback) => void;
+
+/** Settings Express users read and write, with their value types. */
+export interface KnownSettings {
+  env: string;
+  'trust proxy': boolean | number | string | string[] | ((addr: string, i: number) => boolean);
+  'jsonp callback name': string;
+  'json replacer': ((this: unknown, key: string, value: unknown) => unknown) | Array<string | number> | null | undefined;
+  'json spaces': number | string | undefined;
+  'json escape': boolean;
+  'case sensitive routing': boolean;
+  'strict routing': boolean;
+  'view cache': boolean;
+  'view engine': string | undefined;
+  views: string | string[];
+  'query parser': boolean | 'simple' | 'extended' | ((str: string) => object);
+  'subdomain offset': number;
+  etag: boolean | 'weak' | 'strong' | ((body: Buffer | string, encoding?: BufferEncoding) => string | undefined);
+  'x-powered-by': boolean;
+  view: ViewConstructor;
+}
+
+export type SettingName = keyof KnownSettings | (string & {});
+export type SettingOf<K extends string> = K extends keyof KnownSettings ? KnownSettings[K] : unknown;
+
+/** The variables every template of an app sees; also callable to merge an object in. */
+export type AppLocals<L extends Record<string, unknown> = Record<string, unknown>> = L &
+  Locals & { settings: Record<string, unknown> } & ((obj: Record<string, unknown>) => AppLocals<L>);
+
+/** A view class, for `app.set('view', MyView)`. */
+export interface ViewConstructor {
+  new (name: string, options: { defaultEngine: string | undefined; root: string | string[]; engines: Record<string, EngineCallback> }): ViewInstance;
+}
+
+export interface ViewInstance {
+  path?: string | undefined;
+  name?: string;
+  root?: string | string[];
+  render(options: object, callback: RenderCallback): void;
+}
+
+/** `app.get(name)` reads a setting; `app.get(path, ...handlers)` routes. */
+export interface AppGet<This> extends RouteMatcher<This> {
+  <K extends string>(name: K): SettingOf<K>;
+}
+
+/** An application: a request handler function with settings, routing and views. */
+export interface Application<L extends Record<string, unknown> = Record<string, unknown>>
+  extends EventEmitter,
+    RouterMethods {
+  (req: http.IncomingMessage, res: http.ServerResponse, next?: NextFunction): void;
+  /** With one argument, read a setting; with a path and handlers, route GET (and HEAD). */
+  get: AppGet<this>;
+  set<K extends string>(name: K, value: SettingOf<K>): this;
+  set<K extends string>(name: K): SettingOf<K>;
+  enable(name: SettingName): this;
+  disable(name: SettingName): this;
+  enabled(name: SettingName): boolean;
+  disabled(name: SettingName): boolean;
+  engine(ext: string, fn: EngineCallback): this;
+  render(name: string, callback: RenderCallback): void;
+  render(name: string, options: object, callback: RenderCallback): void;
+  listen(port?: number, hostname?: string, backlog?: number, callback?: (err?: Error) => void): http.Server;
+  listen(port?: number, hostname?: string, callback?: (err?: Error) => void): http.Server;
+  listen(port?: number, callback?: (err?: Error) => void): http.Server;
+  listen(path: string, callback?: (err?: Error) => void): http.Server;
+  listen(handle: unknown, listeningListener?: (err?: Error) => void): http.Server;
+  /** The absolute mount path of this app. */
+  path(): string;
+  handle(req: http.IncomingMessage, res: http.ServerResponse, callback?: NextFunction): void;
+  locals: AppLocals<L>;
+  settings: Record<string, unknown>;
+  engines: Record<string, EngineCallback>;
+  mountpath: string | string[];
+  parent?: Application;
+  /** The application router, created on first use. */
+  readonly router: Router;
+  request: Request;
+  response: Response;
+  init(): void;
+}
+
+/** `new trestle.Route(path)`. */
+export interface RouteConstructor {
+  new (path: PathParams): Route;
+}
+
+/** The factory `require('trestle')` returns, with its members. */
+export interface Trestle {
+  /** Creates an application. */
+  (): Application;
+  /** The prototype every app's methods come from. */
+  application: object;
+  /** The prototype every app's `req` inherits from. */
+  request: Request;
+  /** The prototype every app's `res` inherits from. */
+  response: Response;
+  /** Creates a router: `trestle.Router({ mergeParams: true })`. */
+  Router(options?: RouterOptions): Router;
+  Route: RouteConstructor;
+}
