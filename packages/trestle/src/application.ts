@@ -2,8 +2,8 @@
 // the lazily created app router), sub-apps, views and listen.
 import * as http from 'node:http';
 import { finalHandler } from './final-handler';
-import { flatten, methods } from './router/methods';
-import { createRouter, type RouterInstance } from './router/router';
+import { methods } from './router/methods';
+import { createRouter, type RouterInstance, useArguments } from './router/router';
 import { compilers, defaultSettings } from './settings';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from './types';
 
@@ -100,15 +100,7 @@ export const applicationMembers = {
   },
 
   use(this: App, ...args: unknown[]): App {
-    let path: unknown = '/';
-    let offset = 0;
-    let first = args[0];
-    while (Array.isArray(first) && first.length !== 0) first = first[0];
-    if (typeof first !== 'function') {
-      offset = 1;
-      path = args[0];
-    }
-    const fns = flatten<unknown>(args.slice(offset));
+    const { path, handlers: fns } = useArguments(args);
     if (fns.length === 0) throw new TypeError('app.use() requires a middleware function');
     const router = this.router;
     for (const fn of fns) {

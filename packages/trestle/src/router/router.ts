@@ -106,17 +106,19 @@ function compile(router: RouterInstance, path: unknown, end: boolean, strict: bo
   });
 }
 
-function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
-  let path: unknown = '/';
-  let offset = 0;
-  // The first argument is a path unless it is (an array starting with) a function.
+/**
+ * `use([path], ...handlers)`: the first argument is a path unless it is (an
+ * array starting with) a function; handlers come flattened.
+ */
+export function useArguments(args: unknown[]): { path: unknown; handlers: unknown[] } {
   let first = args[0];
   while (Array.isArray(first) && first.length !== 0) first = first[0];
-  if (typeof first !== 'function') {
-    offset = 1;
-    path = args[0];
-  }
-  const handlers = flatten<unknown>(args.slice(offset));
+  if (typeof first === 'function') return { path: '/', handlers: flatten<unknown>(args) };
+  return { path: args[0], handlers: flatten<unknown>(args.slice(1)) };
+}
+
+function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
+  const { path, handlers } = useArguments(args);
   if (handlers.length === 0) throw new TypeError('argument handler is required');
   const matchers = compile(this, path, false, false);
   const matchesAll = path === '/';
