@@ -1,8 +1,10 @@
 // Shared test fixtures: a Writable that records every write() and lets a test
 // await a given number of them, and a bare node:http server that runs a chain
 // of middleware and tells when responses are over on the server side.
+import { spawnSync } from 'node:child_process';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import logger from 'logline';
 
@@ -214,4 +216,41 @@ export async function abortOnArrival(url: string, arrived: Promise<void>): Promi
   req.on('error', () => {}); // the reset is the point of the exercise
   await arrived;
   req.destroy();
+}
+
+export interface NodeRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a CommonJS script in a fresh node process from the package folder (where `require('logline')` resolves). */
+export function runNode(script: string, flags: string[] = []): NodeRun {
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT; // the child is a plain script, not a test file
+  const run = spawnSync(process.execPath, [...flags, '-e', script], {
+    cwd: path.resolve(__dirname, '..'),
+    encoding: 'utf8',
+    env,
+    timeout: 30_000,
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * Script text that serves a one-byte answer behind `mw` (JavaScript source
+ * for a middleware), makes one GET to `urlPath` and closes: the lines go
+ * wherever `mw` writes them.
+ */
+export function oneRequestScript(mw: string, urlPath: string): string {
+  return `
+    const http = require('node:http');
+    const logger = require('logline');
+    const mw = ${mw};
+    const server = http.createServer((req, res) => mw(req, res, () => res.end('x')));
+    server.listen(0, '127.0.0.1', () => {
+      const url = 'http://127.0.0.1:' + server.address().port + ${JSON.stringify(urlPath)};
+      http.get(url, { agent: false }, (res) => { res.resume(); res.on('end', () => server.close()); });
+    });
+  `;
 }

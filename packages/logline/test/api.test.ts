@@ -1,0 +1,161 @@
+// The module's shape (require and import), logger.compile/token/format, the
+// TypeErrors for bad arguments, and the defaults that need a fresh process.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { describe, test } from 'node:test';
+import logger from 'logline';
+import { linePattern, oneRequestScript, runNode } from './helpers.js';
+
+describe('module shape', () => {
+  test("require('logline') is the factory itself, with token, compile and format", () => {
+    const required: unknown = createRequire(__filename)('logline');
+    assert.equal(required, logger);
+    assert.equal(typeof logger, 'function');
+    assert.equal(typeof logger.token, 'function');
+    assert.equal(typeof logger.compile, 'function');
+    assert.equal(typeof logger.format, 'function');
+  });
+
+  test("import from 'logline' gives the same function, and its members as named exports", async () => {
+    const esm = await import('logline');
+    assert.equal(esm.default, logger);
+    assert.equal(esm.token, logger.token);
+    assert.equal(esm.compile, logger.compile);
+    assert.equal(esm.format, logger.format);
+  });
+
+  test('logger() returns a (req, res, next) middleware', () => {
+    const mw = logger('tiny');
+    assert.equal(typeof mw, 'function');
+    assert.equal(mw.length, 3);
+  });
+});
+
+describe('logger.compile', () => {
+  const req = Object.assign(new http.IncomingMessage(null as never), { method: 'GET', url: '/c' });
+  const res = new http.ServerResponse(req);
+
+  test('returns a format function that reads the tokens it is given', () => {
+    const format = logger.compile('"x" :method :greet[who] :none :zero :num \\ $& :method');
+    const tokens: logger.TokenIndexer = {
+      method: (rq) => rq.method,
+      greet: (rq, rs, arg) => `hi ${arg}`,
+      none: () => undefined,
+      zero: () => 0,
+      num: () => 42,
+    };
+    assert.equal(format(tokens, req, res), '"x" GET hi who - - 42 \\ $& GET');
+  });
+
+  test('looks tokens up when a line is made, so tokens defined later count', () => {
+    const format = logger.compile('[:later-token]');
+    const tokens: logger.TokenIndexer = {};
+    assert.equal(format(tokens, req, res), '[:later-token]');
+    tokens['later-token'] = () => 'now';
+    assert.equal(format(tokens, req, res), '[now]');
+  });
+
+  test('throws a TypeError for a format that is not a string', () => {
+    assert.throws(() => logger.compile(42 as unknown as string), { name: 'TypeError', message: /format must be a string/ });
+  });
+
+  test('needs no code generation from strings (works under --disallow-code-generation-from-strings)', () => {
+    const run = runNode(
+      oneRequestScript(
+        "logger(logger.compile(':method :url :status'), { stream: { write: (l) => process.stdout.write('compiled ' + l) } })",
+        '/strict',
+      ) +
+        `; const combined = logger('combined', { stream: { write: (l) => process.stdout.write(l) } });
+         if (typeof combined !== 'function') process.exit(3);
+         try { new Function('return 1'); process.exit(4); } catch {}`,
+      ['--disallow-code-generation-from-strings'],
+    );
+    assert.equal(run.stderr, '');
+    assert.equal(run.status, 0);
+    assert.equal(run.stdout, 'compiled GET /strict 200\n');
+  });
+});
+
+describe('logger.token and logger.format', () => {
+  test('return the factory, so calls chain', () => {
+    assert.equal(logger.token('chain-a', () => 'a').token('chain-b', () => 'b'), logger);
+    assert.equal(logger.format('chain-f', ':chain-a').format('chain-g', () => null), logger);
+  });
+
+  test('throw a TypeError for bad arguments', () => {
+    const bad = (fn: () => unknown, message: RegExp): void => {
+      assert.throws(fn, { name: 'TypeError', message });
+    };
+    bad(() => logger.token('', () => 'x'), /name must be a non-empty string/);
+    bad(() => logger.token(5 as unknown as string, () => 'x'), /name must be a non-empty string/);
+    bad(() => logger.token('t', 'x' as unknown as logger.TokenCallback), /fn must be a function/);
+    bad(() => logger.format(5 as unknown as string, ':method'), /name must be a string/);
+    bad(() => logger.format('f', 5 as unknown as string), /format must be a string or a function/);
+  });
+});
+
+describe('logger() argument errors, at creation time', () => {
+  const formatError = /argument format must be a format name, a format string or a function/;
+  for (const [name, value, detail] of [
+    ['a number', 42, 'got number'],
+    ['a boolean', true, 'got boolean'],
+    ['null', null, 'got null'],
+    ['an array', [':method'], 'got an array'],
+    ['a symbol', Symbol('x'), 'got symbol'],
+  ] as const) {
+    test(`a format that is ${name}`, () => {
+      assert.throws(() => logger(value as unknown as string), {
+        name: 'TypeError',
+        message: new RegExp(formatError.source + `, ${detail}`),
+      });
+    });
+  }
+
+  for (const [name, value, detail] of [
+    ['a string', 'stdout', 'got string'],
+    ['a number', 1, 'got number'],
+    ['a function', () => {}, 'got function'],
+    ['an array', [], 'got an array'],
+  ] as const) {
+    test(`options that are ${name}`, () => {
+      assert.throws(() => logger('tiny', value as unknown as logger.LoggerOptions), {
+        name: 'TypeError',
+        message: new RegExp(`argument options must be an object, ${detail}`),
+      });
+    });
+  }
+
+  test('a stream without write()', () => {
+    assert.throws(() => logger('tiny', { stream: {} as logger.LogStream }), {
+      name: 'TypeError',
+      message: /option stream must have a write\(\) method/,
+    });
+  });
+
+  test('a skip that is not a function', () => {
+    assert.throws(() => logger('tiny', { skip: 'yes' as unknown as false }), {
+      name: 'TypeError',
+      message: /option skip must be a function/,
+    });
+  });
+
+  test('null or missing options are accepted', () => {
+    assert.equal(typeof logger('tiny', null), 'function');
+    assert.equal(typeof logger('tiny', undefined), 'function');
+    assert.equal(typeof logger('tiny', { skip: false, stream: null }), 'function');
+  });
+});
+
+test('the stream is standard output by default', () => {
+  const run = runNode(oneRequestScript("logger(':method :url :status :res[content-length]')", '/to-stdout'));
+  assert.equal(run.stderr, '');
+  assert.equal(run.status, 0);
+  assert.equal(run.stdout, 'GET /to-stdout 200 -\n');
+});
+
+test('the combined line matches, end to end, in a plain CommonJS app', () => {
+  const run = runNode(oneRequestScript("logger('combined')", '/plain'));
+  assert.equal(run.status, 0);
+  assert.match(run.stdout, linePattern('127.0.0.1 - - [{clf}] "GET /plain HTTP/1.1" 200 - "-" "-"\n'));
+});
