@@ -1,0 +1,79 @@
+// Command-line options and the two presets. Times are in seconds.
+import scenarioData from '../scenarios.js';
+
+export const FRAMEWORKS = ['node', 'trestle', 'express5', 'express4', 'fastify', 'hono', 'koa', 'polka'];
+export const SCENARIOS = Object.keys(scenarioData.scenarios);
+
+// Sized so that the full suite (about 62 framework/scenario pairs) stays
+// under ~8 minutes by default and under a minute with --quick.
+const PRESETS = {
+  default: { warmup: 1, rounds: 3, duration: 1.5, deadline: 15 * 60 },
+  quick: { warmup: 0.3, rounds: 1, duration: 0.4, deadline: 4 * 60 },
+};
+
+const HELP = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
+
+  --quick                 short run (under a minute for everything)
+  --only a,b              scenarios to run: ${SCENARIOS.join(', ')}
+  --frameworks a,b        frameworks to run: ${FRAMEWORKS.join(', ')}
+  --tool autocannon|wrk   load generator (default autocannon; wrk only if on PATH)
+  --connections N         concurrent connections (default 64)
+  --rounds N              measured rounds per framework (default 3, quick 1)
+  --duration S            seconds per round (default 1.5, quick 0.4)
+  --warmup S              warm-up seconds per server (default 1, quick 0.3)
+  --no-pin                do not pin server and load generator to separate CPUs
+  --out FILE              raw figures (default bench/results/latest.json)
+  --help                  this text
+
+Example: node bench/run.mjs --quick --only hello --frameworks node,trestle,fastify`;
+
+function list(value, known, what) {
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = items.filter((item) => !known.includes(item));
+  if (unknown.length) throw new Error(`unknown ${what}: ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  // Keep the canonical order so tables always read the same way.
+  return known.filter((item) => items.includes(item));
+}
+
+function positive(value, name) {
+  const n = Number(value);
+  if (!(n > 0)) throw new Error(`--${name} wants a positive number, got "${value}"`);
+  return n;
+}
+
+export function parseOptions(argv) {
+  const given = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.split(/=(.*)/s);
+    const value = () => inline ?? argv[++i] ?? '';
+    switch (flag) {
+      case '--help': case '-h': given.help = true; break;
+      case '--quick': given.quick = true; break;
+      case '--no-pin': given.pin = false; break;
+      case '--only': given.scenarios = list(value(), SCENARIOS, 'scenario'); break;
+      case '--frameworks': given.frameworks = list(value(), FRAMEWORKS, 'framework'); break;
+      case '--tool': given.tool = value(); break;
+      case '--connections': given.connections = Math.round(positive(value(), 'connections')); break;
+      case '--rounds': given.rounds = Math.round(positive(value(), 'rounds')); break;
+      case '--duration': given.duration = positive(value(), 'duration'); break;
+      case '--warmup': given.warmup = positive(value(), 'warmup'); break;
+      case '--out': given.out = value(); break;
+      default: throw new Error(`unknown option "${arg}" (see --help)`);
+    }
+  }
+  if (given.help) return { help: HELP };
+  if (given.tool && !['autocannon', 'wrk'].includes(given.tool)) throw new Error('--tool is autocannon or wrk');
+  const preset = given.quick ? PRESETS.quick : PRESETS.default;
+  return {
+    mode: given.quick ? 'quick' : 'default',
+    scenarios: SCENARIOS,
+    frameworks: FRAMEWORKS,
+    tool: 'autocannon',
+    connections: 64,
+    pin: true,
+    out: new URL('../results/latest.json', import.meta.url).pathname,
+    ...preset,
+    ...given,
+  };
+}

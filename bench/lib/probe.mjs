@@ -1,0 +1,39 @@
+// Before a server is measured, one request checks that it answers the
+// scenario as scenarios.js expects: a fast wrong answer (a 404, an empty
+// body) must not pass for a fast framework.
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+
+const PROBE_TIMEOUT_MS = 5_000;
+
+// Resolves to null when the answer is right, or to what is wrong with it.
+export async function probe(port, { request, expect }) {
+  let res;
+  let text;
+  try {
+    res = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    text = await res.text();
+  } catch (err) {
+    return `request failed: ${err.cause?.message || err.message}`;
+  }
+  if (res.status !== 200) return `status ${res.status}, expected 200`;
+  const type = res.headers.get('content-type') || '';
+  if (expect.type && !type.startsWith(expect.type)) return `content-type "${type}", expected ${expect.type}`;
+  if (expect.text !== undefined && text !== expect.text) return `body ${JSON.stringify(text.slice(0, 80))}`;
+  if (expect.file && text !== readFileSync(expect.file, 'utf8')) return 'body differs from the file';
+  if (expect.json !== undefined) {
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return `body is not JSON: ${JSON.stringify(text.slice(0, 80))}`;
+    }
+    if (!isDeepStrictEqual(value, expect.json)) return `JSON body ${text.slice(0, 80)}`;
+  }
+  return null;
+}

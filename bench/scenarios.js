@@ -1,0 +1,105 @@
+'use strict';
+// The one place that says what each scenario serves and requests. Every
+// server in servers/ builds its routes from here and the runner checks each
+// server's answer against `expect`, so the frameworks are held to identical
+// behaviour.
+const path = require('node:path');
+
+const HELLO = 'Hello, World!';
+const JSON_REPLY = { message: 'Hello, World!', ok: true, count: 3 };
+
+// `count` routes shaped like /api/v1/resource{i}/:id/items/:itemId.
+function paramRoutes(count) {
+  const routes = [];
+  for (let i = 0; i < count; i++) routes.push(`/api/v1/resource${i}/:id/items/:itemId`);
+  return routes;
+}
+const PARAMS_REPLY = { id: '42', itemId: '7' };
+
+// A JSON object whose serialisation is exactly 1 KiB.
+function bodyPayload(bytes) {
+  const base = { id: 1234, name: 'bench payload', tags: ['a', 'b', 'c'], nested: { x: 1, y: [1, 2, 3] }, text: '' };
+  base.text = 'x'.repeat(bytes - JSON.stringify(base).length);
+  return base;
+}
+const BODY = bodyPayload(1024);
+
+const STATIC_DIR = path.join(__dirname, 'fixtures', 'public');
+const STATIC_FILE = 'file-4k.txt';
+
+const MIDDLEWARE_COUNT = 10;
+
+// Each scenario: the request the load generator sends, what a correct answer
+// looks like, any data the servers need to build it, and notes on servers
+// that do it their own way (shown in the tables).
+const scenarios = {
+  hello: {
+    about: 'GET / answering a short text/plain body',
+    request: { method: 'GET', path: '/' },
+    expect: { type: 'text/plain', text: HELLO },
+  },
+  json: {
+    about: 'GET /json answering a small JSON object',
+    request: { method: 'GET', path: '/json' },
+    expect: { type: 'application/json', json: JSON_REPLY },
+  },
+  params: {
+    about: '50 routes /api/v1/resource{i}/:id/items/:itemId, hitting resource48, params echoed as JSON',
+    routes: paramRoutes(50),
+    request: { method: 'GET', path: '/api/v1/resource48/42/items/7' },
+    expect: { type: 'application/json', json: PARAMS_REPLY },
+  },
+  middleware: {
+    about: `${MIDDLEWARE_COUNT} pass-through middleware, then the hello handler`,
+    middlewareCount: MIDDLEWARE_COUNT,
+    request: { method: 'GET', path: '/' },
+    expect: { type: 'text/plain', text: HELLO },
+    notes: { node: 'a hand-rolled next() chain', fastify: '10 onRequest hooks' },
+  },
+  logger: {
+    about: 'hello with one "combined"-style log line per request, written to /dev/null',
+    request: { method: 'GET', path: '/' },
+    expect: { type: 'text/plain', text: HELLO },
+    // Which loggers each framework is measured with; others are n/a here.
+    // The first listed is the one the "vs" columns compare against.
+    variants: {
+      node: ['hand-written'],
+      trestle: ['logline'],
+      express5: ['morgan', 'pino-http'],
+      express4: ['morgan'],
+      fastify: ['pino'],
+      polka: ['morgan'],
+    },
+    notes: { fastify: 'one line per request (its default is two)' },
+  },
+  body: {
+    about: 'POST /body with a 1 KiB JSON body, parsed and echoed as JSON',
+    request: {
+      method: 'POST',
+      path: '/body',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(BODY),
+    },
+    expect: { type: 'application/json', json: BODY },
+    notes: { node: 'parsed by hand', koa: 'parsed by hand (no koa-bodyparser)' },
+  },
+  static: {
+    about: `GET /static/${STATIC_FILE}, a 4 KiB file served from disk by each framework's static handler`,
+    request: { method: 'GET', path: `/static/${STATIC_FILE}` },
+    expect: { file: path.join(STATIC_DIR, STATIC_FILE) },
+    notes: {
+      node: 'by hand: stat + stream',
+      fastify: 'by hand: stat + stream (no @fastify/static)',
+      koa: 'by hand: stat + stream (no koa-static)',
+      polka: 'serve-static',
+    },
+  },
+  'routes-500': {
+    about: '500 routes like params, hitting the last one (resource499)',
+    routes: paramRoutes(500),
+    request: { method: 'GET', path: '/api/v1/resource499/42/items/7' },
+    expect: { type: 'application/json', json: PARAMS_REPLY },
+  },
+};
+
+module.exports = { scenarios, HELLO, JSON_REPLY, STATIC_DIR, STATIC_FILE };

@@ -1,0 +1,41 @@
+'use strict';
+// What every server shares: reading `<scenario> <port> [variant]` from the
+// command line, saying "ready" once listening, and dying with the runner.
+const fs = require('node:fs');
+const { scenarios } = require('../scenarios');
+
+const HOST = '127.0.0.1';
+
+function parseArgs() {
+  const [name, portText, variant] = process.argv.slice(2);
+  const scenario = scenarios[name];
+  if (!scenario) throw new Error(`unknown scenario "${name}"; known: ${Object.keys(scenarios).join(', ')}`);
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`bad port "${portText}"`);
+  // The runner keeps our stdin open; when it goes away (even if it crashed)
+  // we go too, so no server outlives a run.
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.on('error', () => process.exit(0));
+  process.stdin.resume();
+  return { name, scenario, port, variant };
+}
+
+// The runner waits for this exact line on stdout. Usable as a listen
+// callback: Express 5 passes listen errors to it.
+function ready(err) {
+  if (err) fail(err);
+  process.stdout.write('ready\n');
+}
+
+function fail(err) {
+  console.error(err);
+  process.exit(1);
+}
+
+// Log lines go to a real file descriptor so the write cost is paid, but to
+// /dev/null so the disk does not matter.
+function logStream() {
+  return fs.createWriteStream('/dev/null', { flags: 'a' });
+}
+
+module.exports = { HOST, parseArgs, ready, fail, logStream };

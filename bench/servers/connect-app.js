@@ -1,0 +1,45 @@
+'use strict';
+// The routes of every scenario for connect-style frameworks (trestle,
+// Express 5 and 4, polka), which share the (req, res, next) middleware model
+// and differ only in how they reply, parse bodies and serve files: the `kit`.
+//   kit.text(res, text), kit.json(res, value): reply 200
+//   kit.jsonBody(): middleware that parses JSON into req.body
+//   kit.serveStatic(dir): static-file middleware
+const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
+const { connectLogger } = require('./loggers');
+
+function addScenarioRoutes(app, kit, { name, scenario, variant }) {
+  const hello = (req, res) => kit.text(res, HELLO);
+  switch (name) {
+    case 'hello':
+      app.get('/', hello);
+      break;
+    case 'json':
+      app.get('/json', (req, res) => kit.json(res, JSON_REPLY));
+      break;
+    case 'params':
+    case 'routes-500':
+      for (const route of scenario.routes) app.get(route, (req, res) => kit.json(res, req.params));
+      break;
+    case 'middleware':
+      for (let i = 0; i < scenario.middlewareCount; i++) app.use((req, res, next) => next());
+      app.get('/', hello);
+      break;
+    case 'logger':
+      app.use(connectLogger(variant));
+      app.get('/', hello);
+      break;
+    case 'body':
+      app.use(kit.jsonBody());
+      app.post('/body', (req, res) => kit.json(res, req.body));
+      break;
+    case 'static':
+      app.use('/static', kit.serveStatic(STATIC_DIR));
+      break;
+    default:
+      throw new Error(`no scenario "${name}"`);
+  }
+  return app;
+}
+
+module.exports = { addScenarioRoutes };

@@ -1,0 +1,20 @@
+'use strict';
+// Serving the scenarios with any framework that has Express's API (trestle,
+// Express 5 and 4): the servers differ only in which factory they pass,
+// which is the point of the comparison. Defaults (ETag, X-Powered-By) stay on.
+const { addScenarioRoutes } = require('./connect-app');
+const { HOST, parseArgs, ready, fail } = require('./common');
+
+function serveExpressApp(express) {
+  const kit = {
+    text: (res, text) => res.type('text/plain').send(text),
+    json: (res, value) => res.json(value),
+    jsonBody: () => express.json(),
+    serveStatic: (dir) => express.static(dir),
+  };
+  const args = parseArgs();
+  const app = addScenarioRoutes(express(), kit, args);
+  app.listen(args.port, HOST, ready).on('error', fail);
+}
+
+module.exports = { serveExpressApp };

@@ -1,0 +1,68 @@
+'use strict';
+// Fastify 5 with its defaults. Pass-through middleware are onRequest hooks
+// (fastify's own idiom; @fastify/middie is not installed). Static files are
+// served by hand (static-file.js) because @fastify/static is not installed.
+const Fastify = require('fastify');
+const { HELLO, JSON_REPLY } = require('../scenarios');
+const { HOST, parseArgs, ready, fail } = require('./common');
+const { lookupStatic, openStream } = require('./static-file');
+
+function build({ name, scenario }) {
+  const app = Fastify(name === 'logger' ? loggerOptions() : {});
+  const hello = async () => HELLO;
+  switch (name) {
+    case 'hello':
+      app.get('/', hello);
+      break;
+    case 'json':
+      app.get('/json', async () => JSON_REPLY);
+      break;
+    case 'params':
+    case 'routes-500':
+      for (const route of scenario.routes) app.get(route, async (req) => req.params);
+      break;
+    case 'middleware':
+      for (let i = 0; i < scenario.middlewareCount; i++) app.addHook('onRequest', (req, reply, done) => done());
+      app.get('/', hello);
+      break;
+    case 'logger':
+      app.get('/', hello);
+      break;
+    case 'body':
+      app.post('/body', async (req) => req.body);
+      break;
+    case 'static':
+      app.get('/static/*', async (req, reply) => {
+        const found = await lookupStatic('/' + req.params['*']);
+        if (!found) return reply.callNotFound();
+        reply.headers(found.headers);
+        return openStream(found.file);
+      });
+      break;
+    default:
+      throw new Error(`fastify: no scenario "${name}"`);
+  }
+  return app;
+}
+
+// Fastify logs two lines per request by default ("incoming request" and
+// "request completed"); like pino-http we want one, written when the response
+// is done and carrying the request, so the first is dropped and the second
+// given the request. pino writes to /dev/null through pino.destination, which
+// is what fastify's `file` option does.
+class OneLinePerRequest extends Fastify.LogController {
+  incomingRequest() {}
+
+  requestCompleted(error, request, reply) {
+    const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...fields, err: error }, 'request errored');
+    else reply.log.info(fields, 'request completed');
+  }
+}
+
+function loggerOptions() {
+  return { logger: { level: 'info', file: '/dev/null' }, logController: new OneLinePerRequest() };
+}
+
+const args = parseArgs();
+build(args).listen({ port: args.port, host: HOST }).then(() => ready(), fail);

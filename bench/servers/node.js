@@ -1,0 +1,79 @@
+'use strict';
+// Bare node:http: the ceiling the frameworks are measured against. Routing,
+// middleware, body parsing, logging and static files are written by hand,
+// as small as they can be while behaving like the framework servers.
+const http = require('node:http');
+const { HELLO, JSON_REPLY } = require('../scenarios');
+const { HOST, parseArgs, ready, fail, logStream } = require('./common');
+const { lookupStatic, openStream } = require('./static-file');
+const { combinedLine } = require('./combined-line');
+const { send, sendText, sendJson, readJsonBody } = require('./respond');
+
+const notFound = (res) => send(res, 404, 'text/plain; charset=utf-8', 'Not Found');
+
+function hello(req, res) {
+  if (req.method === 'GET' && req.url === '/') sendText(res, HELLO);
+  else notFound(res);
+}
+
+// Matches exactly the shape of scenarios.js's routes,
+// /api/v1/<resource>/:id/items/:itemId, with <resource> looked up in a Set.
+function paramsHandler(routes) {
+  const resources = new Set(routes.map((route) => route.split('/')[3]));
+  return (req, res) => {
+    const parts = req.url.split('/');
+    if (req.method === 'GET' && parts.length === 7 && parts[1] === 'api' && parts[2] === 'v1' &&
+        resources.has(parts[3]) && parts[5] === 'items') {
+      sendJson(res, { id: decodeURIComponent(parts[4]), itemId: decodeURIComponent(parts[6]) });
+    } else notFound(res);
+  };
+}
+
+function middlewareHandler(count) {
+  const chain = Array.from({ length: count }, () => (req, res, next) => next());
+  return (req, res) => {
+    let i = 0;
+    const next = () => (i < chain.length ? chain[i++](req, res, next) : hello(req, res));
+    next();
+  };
+}
+
+function loggerHandler() {
+  const stream = logStream();
+  return (req, res) => {
+    res.on('finish', () => stream.write(combinedLine(req, res)));
+    hello(req, res);
+  };
+}
+
+function bodyHandler(req, res) {
+  if (req.method !== 'POST' || req.url !== '/body') return notFound(res);
+  readJsonBody(req).then(
+    (value) => sendJson(res, value),
+    (err) => send(res, err.status || 500, 'text/plain; charset=utf-8', err.message),
+  );
+}
+
+async function staticHandler(req, res) {
+  const found = req.url.startsWith('/static/') && (await lookupStatic(req.url.slice('/static'.length)));
+  if (!found) return notFound(res);
+  res.writeHead(200, found.headers);
+  openStream(found.file).pipe(res);
+}
+
+function handlerFor({ name, scenario }) {
+  switch (name) {
+    case 'hello': return hello;
+    case 'json': return (req, res) => (req.url === '/json' ? sendJson(res, JSON_REPLY) : notFound(res));
+    case 'params':
+    case 'routes-500': return paramsHandler(scenario.routes);
+    case 'middleware': return middlewareHandler(scenario.middlewareCount);
+    case 'logger': return loggerHandler();
+    case 'body': return bodyHandler;
+    case 'static': return staticHandler;
+    default: throw new Error(`node: no scenario "${name}"`);
+  }
+}
+
+const args = parseArgs();
+http.createServer(handlerFor(args)).listen(args.port, HOST, ready).on('error', fail);
