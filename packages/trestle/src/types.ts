@@ -201,19 +201,24 @@ export interface RequestHandler<
   (req: Request<P, ResBody, ReqBody, ReqQuery, LocalsObj>, res: Response<ResBody, LocalsObj>, next: NextFunction): HandlerResult;
 }
 
-/** An error handler: recognised by its four parameters. */
+/**
+ * An error handler: recognised by its four parameters. Declared through a
+ * method so that handlers annotating `err: Error` (or any type) are accepted.
+ */
 export type ErrorRequestHandler<
   P = ParamsDictionary,
   ResBody = unknown,
   ReqBody = unknown,
   ReqQuery = ParsedQs,
   LocalsObj extends Record<string, unknown> = Record<string, unknown>,
-> = (
-  err: unknown,
-  req: Request<P, ResBody, ReqBody, ReqQuery, LocalsObj>,
-  res: Response<ResBody, LocalsObj>,
-  next: NextFunction,
-) => HandlerResult;
+> = {
+  handler(
+    err: unknown,
+    req: Request<P, ResBody, ReqBody, ReqQuery, LocalsObj>,
+    res: Response<ResBody, LocalsObj>,
+    next: NextFunction,
+  ): HandlerResult;
+}['handler'];
 
 export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
   | RequestHandler<P, ResBody, ReqBody, ReqQuery>
@@ -228,11 +233,23 @@ export type HandlerArg<P = ParamsDictionary, ResBody = unknown, ReqBody = unknow
 /** A param trigger: `(req, res, next, value, name)`. */
 export type ParamHandler = (req: Request, res: Response, next: NextFunction, value: unknown, name: string) => HandlerResult;
 
-/** `app.get('/users/:id', handler)`: the path's parameters reach `req.params`. */
+/**
+ * `app.get('/users/:id', handler)`: the path's parameters reach `req.params`.
+ * The overloads taking only request handlers come first so that inline
+ * handlers get their parameter types from the path.
+ */
 export interface RouteMatcher<This> {
+  <Path extends string, P = ParamsOf<Path>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
+    path: Path,
+    ...handlers: Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>
+  ): This;
   <Path extends string, P = ParamsOf<Path>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
     path: Path,
     ...handlers: Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>
+  ): This;
+  <P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
+    path: PathParams,
+    ...handlers: Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>
   ): This;
   <P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
     path: PathParams,
@@ -240,10 +257,16 @@ export interface RouteMatcher<This> {
   ): This;
 }
 
-/** `router.use([path], ...handlers)`. */
+/** `router.use([path], ...handlers)`; error handlers have their own overloads. */
 export interface UseMatcher<This> {
+  (...handlers: Array<RequestHandler>): This;
+  (...handlers: Array<ErrorRequestHandler>): This;
   (...handlers: Array<HandlerArg | Application>): This;
+  <Path extends string>(path: Path, ...handlers: Array<RequestHandler<ParamsOf<Path>>>): This;
+  <Path extends string>(path: Path, ...handlers: Array<ErrorRequestHandler<ParamsOf<Path>>>): This;
   <Path extends string>(path: Path, ...handlers: Array<HandlerArg<ParamsOf<Path>> | Application>): This;
+  (path: PathParams, ...handlers: Array<RequestHandler>): This;
+  (path: PathParams, ...handlers: Array<ErrorRequestHandler>): This;
   (path: PathParams, ...handlers: Array<HandlerArg | Application>): This;
 }
 
@@ -291,47 +314,53 @@ export interface RouterMethods {
   param(name: string | string[], handler: ParamHandler): this;
 }
 
+/** `route.get(...handlers)`: plain request handlers first, for inline typing. */
+export interface RouteMethod<P, This> {
+  (...handlers: Array<RequestHandler<P>>): This;
+  (...handlers: Array<HandlerArg<P>>): This;
+}
+
 /** A route: chain `.get()`, `.post()` ... on one path. */
 export interface Route<P = ParamsDictionary> {
   path: PathParams;
   stack: Layer[];
   methods: Record<string, boolean | undefined>;
-  all(...handlers: Array<HandlerArg<P>>): this;
-  acl(...handlers: Array<HandlerArg<P>>): this;
-  bind(...handlers: Array<HandlerArg<P>>): this;
-  checkout(...handlers: Array<HandlerArg<P>>): this;
-  connect(...handlers: Array<HandlerArg<P>>): this;
-  copy(...handlers: Array<HandlerArg<P>>): this;
-  delete(...handlers: Array<HandlerArg<P>>): this;
-  get(...handlers: Array<HandlerArg<P>>): this;
-  head(...handlers: Array<HandlerArg<P>>): this;
-  link(...handlers: Array<HandlerArg<P>>): this;
-  lock(...handlers: Array<HandlerArg<P>>): this;
-  'm-search'(...handlers: Array<HandlerArg<P>>): this;
-  merge(...handlers: Array<HandlerArg<P>>): this;
-  mkactivity(...handlers: Array<HandlerArg<P>>): this;
-  mkcalendar(...handlers: Array<HandlerArg<P>>): this;
-  mkcol(...handlers: Array<HandlerArg<P>>): this;
-  move(...handlers: Array<HandlerArg<P>>): this;
-  notify(...handlers: Array<HandlerArg<P>>): this;
-  options(...handlers: Array<HandlerArg<P>>): this;
-  patch(...handlers: Array<HandlerArg<P>>): this;
-  post(...handlers: Array<HandlerArg<P>>): this;
-  propfind(...handlers: Array<HandlerArg<P>>): this;
-  proppatch(...handlers: Array<HandlerArg<P>>): this;
-  purge(...handlers: Array<HandlerArg<P>>): this;
-  put(...handlers: Array<HandlerArg<P>>): this;
-  query(...handlers: Array<HandlerArg<P>>): this;
-  rebind(...handlers: Array<HandlerArg<P>>): this;
-  report(...handlers: Array<HandlerArg<P>>): this;
-  search(...handlers: Array<HandlerArg<P>>): this;
-  source(...handlers: Array<HandlerArg<P>>): this;
-  subscribe(...handlers: Array<HandlerArg<P>>): this;
-  trace(...handlers: Array<HandlerArg<P>>): this;
-  unbind(...handlers: Array<HandlerArg<P>>): this;
-  unlink(...handlers: Array<HandlerArg<P>>): this;
-  unlock(...handlers: Array<HandlerArg<P>>): this;
-  unsubscribe(...handlers: Array<HandlerArg<P>>): this;
+  all: RouteMethod<P, this>;
+  acl: RouteMethod<P, this>;
+  bind: RouteMethod<P, this>;
+  checkout: RouteMethod<P, this>;
+  connect: RouteMethod<P, this>;
+  copy: RouteMethod<P, this>;
+  delete: RouteMethod<P, this>;
+  get: RouteMethod<P, this>;
+  head: RouteMethod<P, this>;
+  link: RouteMethod<P, this>;
+  lock: RouteMethod<P, this>;
+  'm-search': RouteMethod<P, this>;
+  merge: RouteMethod<P, this>;
+  mkactivity: RouteMethod<P, this>;
+  mkcalendar: RouteMethod<P, this>;
+  mkcol: RouteMethod<P, this>;
+  move: RouteMethod<P, this>;
+  notify: RouteMethod<P, this>;
+  options: RouteMethod<P, this>;
+  patch: RouteMethod<P, this>;
+  post: RouteMethod<P, this>;
+  propfind: RouteMethod<P, this>;
+  proppatch: RouteMethod<P, this>;
+  purge: RouteMethod<P, this>;
+  put: RouteMethod<P, this>;
+  query: RouteMethod<P, this>;
+  rebind: RouteMethod<P, this>;
+  report: RouteMethod<P, this>;
+  search: RouteMethod<P, this>;
+  source: RouteMethod<P, this>;
+  subscribe: RouteMethod<P, this>;
+  trace: RouteMethod<P, this>;
+  unbind: RouteMethod<P, this>;
+  unlink: RouteMethod<P, this>;
+  unlock: RouteMethod<P, this>;
+  unsubscribe: RouteMethod<P, this>;
 }
 
 /** One entry of a router's or route's stack. */
