@@ -159,3 +159,19 @@ test('the combined line matches, end to end, in a plain CommonJS app', () => {
   assert.equal(run.status, 0);
   assert.match(run.stdout, linePattern('127.0.0.1 - - [{clf}] "GET /plain HTTP/1.1" 200 - "-" "-"\n'));
 });
+
+test('types: format functions, tokens and skip can name the request type an app uses', async () => {
+  // An Express-style request: the type parameters follow the annotations,
+  // so apps need no casts (this test is mostly checked by tsc).
+  interface AppRequest extends http.IncomingMessage {
+    originalUrl: string;
+    user?: { name: string };
+  }
+  logger.token<AppRequest>('app-user', (req) => req.user?.name);
+  const format: logger.FormatFn<AppRequest> = (tokens, req, res) => `${req.user?.name ?? 'anon'} ${tokens.method(req, res)}`;
+  const mw: logger.LoglineMiddleware<AppRequest> = logger(format, { skip: (req: AppRequest) => req.originalUrl === '/health' });
+  assert.equal(typeof mw, 'function');
+  const esm = await import('logline');
+  const options: import('logline').LoggerOptions<AppRequest> = { immediate: true };
+  assert.equal(typeof esm.default(':app-user', options), 'function');
+});

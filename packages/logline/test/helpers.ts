@@ -10,10 +10,19 @@ import logger from 'logline';
 
 type Waiter = { count: number; resolve: () => void };
 
+// Captured before any test mocks the timers: the guard below must stay real.
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
+/** How long a wait may last before the test fails instead of hanging (a bound, not a sleep). */
+const WAIT_LIMIT_MS = 10_000;
+
 /** Resolves promises once a counter reaches a number; no polling, no sleeping. */
 class Counter {
   private value = 0;
   private waiters: Waiter[] = [];
+
+  constructor(private readonly what: string) {}
 
   get count(): number {
     return this.value;
@@ -30,7 +39,19 @@ class Counter {
 
   reach(count: number): Promise<void> {
     if (this.value >= count) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+    return new Promise((resolve, reject) => {
+      const guard = realSetTimeout(() => {
+        reject(new Error(`gave up waiting for ${count} ${this.what}: saw ${this.value}`));
+      }, WAIT_LIMIT_MS);
+      guard.unref();
+      this.waiters.push({
+        count,
+        resolve: () => {
+          realClearTimeout(guard);
+          resolve();
+        },
+      });
+    });
   }
 }
 
@@ -45,7 +66,7 @@ export class LineSink extends Writable {
   readonly writes: string[] = [];
   /** How many times the stream drained after a write() returned false (back-pressure). */
   drains = 0;
-  private readonly received = new Counter();
+  private readonly received = new Counter('writes');
   private readonly slow: boolean;
 
   constructor(options: SinkOptions = {}) {
@@ -109,7 +130,7 @@ function chain(middleware: Middleware[], handler: Handler): Handler {
 
 /** A bare http.Server on 127.0.0.1 that runs `middleware` and then `handler`. */
 export async function serve(middleware: Middleware[], handler: Handler): Promise<TestServer> {
-  const closed = new Counter();
+  const closed = new Counter('closed responses');
   const run = chain(middleware, handler);
   const server = http.createServer((req, res) => {
     run(req, res);
