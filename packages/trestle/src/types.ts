@@ -47,6 +47,8 @@ export interface Request<
   res?: Response<ResBody, LocalsObj>;
   /** The `next` function of the router currently dispatching. */
   next?: NextFunction;
+  /** The URL, rewritten by mounting to strip the mount point; always set on server requests. */
+  url: string;
   /** The URL path on which the current router or app was mounted. */
   baseUrl: string;
   /** The URL as it arrived, never rewritten by mounting. */
