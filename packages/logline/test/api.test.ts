@@ -25,6 +25,18 @@ describe('module shape', () => {
     assert.equal(esm.format, logger.format);
   });
 
+  test('a plain node ES module gets the same function as require()', () => {
+    const run = runNode(
+      `import logger, { token, format, compile } from 'logline';
+       import { createRequire } from 'node:module';
+       const cjs = createRequire(import.meta.url)('logline');
+       console.log(logger === cjs, token === cjs.token, format === cjs.format, compile === cjs.compile);`,
+      ['--input-type=module'],
+    );
+    assert.equal(run.stderr, '');
+    assert.equal(run.stdout, 'true true true true\n');
+  });
+
   test('logger() returns a (req, res, next) middleware', () => {
     const mw = logger('tiny');
     assert.equal(typeof mw, 'function');

@@ -245,7 +245,7 @@ export interface NodeRun {
   stderr: string;
 }
 
-/** Runs a CommonJS script in a fresh node process from the package folder (where `require('logline')` resolves). */
+/** Runs a script in a fresh node process from the package folder (where `require('logline')` resolves). */
 export function runNode(script: string, flags: string[] = []): NodeRun {
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT; // the child is a plain script, not a test file
