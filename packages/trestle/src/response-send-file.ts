@@ -1,0 +1,129 @@
+// res.sendFile and res.download: files streamed by the `send` package, which
+// owns the security-sensitive parts (path traversal, dotfiles, ranges,
+// conditional GET). This file connects its events to the callback or next().
+import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
+import { isAbsolute, resolve } from 'node:path';
+import onFinished from 'on-finished';
+import send from 'send';
+import { contentDisposition } from './response-headers';
+import type { Done, ResponseState } from './response-state';
+import type { DownloadOptions, SendFileOptions } from './types';
+
+type FileOptions = SendFileOptions & send.SendOptions;
+
+function codedError(message: string, code: string): Error {
+  const err = new Error(message) as NodeJS.ErrnoException;
+  err.code = code;
+  return err;
+}
+
+/**
+ * Refuses `headers` send would set too late to fail cleanly: it sets them
+ * from an fs callback, where a throw would crash the process.
+ */
+function checkHeaders(headers: SendFileOptions['headers']): void {
+  if (headers == null) return;
+  for (const name of Object.keys(headers)) {
+    validateHeaderName(name);
+    validateHeaderValue(name, headers[name] as string);
+  }
+}
+
+/** Pipes `file` to `res`; `done` hears once: nothing, the error, or ECONNABORTED when the client left. */
+function pipeFile(res: ResponseState, file: send.SendStream, headers: SendFileOptions['headers'], done: Done): void {
+  let finished = false;
+  let streaming: boolean | undefined;
+  const finish = (err?: unknown) => {
+    if (finished) return;
+    finished = true;
+    done(err);
+  };
+  const aborted = () => finish(codedError('Request aborted', 'ECONNABORTED'));
+
+  file.on('directory', () => finish(codedError('EISDIR, read', 'EISDIR')));
+  file.on('error', finish);
+  file.on('end', () => finish());
+  file.on('file', () => {
+    streaming = false;
+  });
+  file.on('stream', () => {
+    streaming = true;
+  });
+  if (headers != null) {
+    file.on('headers', (out: ServerResponse) => {
+      for (const name of Object.keys(headers)) out.setHeader(name, headers[name]!);
+    });
+  }
+  onFinished(res as unknown as ServerResponse, (err) => {
+    if (err && (err as NodeJS.ErrnoException).code === 'ECONNRESET') return aborted();
+    if (err) return finish(err);
+    if (finished) return;
+    // 'end' comes after 'finish' on some paths; a stream still open a tick later was cut off.
+    setImmediate(() => {
+      if (streaming !== false && !finished) aborted();
+      else finish();
+    });
+  });
+  file.pipe(res as unknown as ServerResponse);
+}
+
+export const sendFileMembers = {
+  /**
+   * Streams the file at `path` (absolute, or relative to `options.root`).
+   * Errors (404, 403, 416, ...) go to the callback when given, else to
+   * next(); a directory is next() without an error; a client that left is
+   * not an error for next().
+   */
+  sendFile(this: ResponseState, path: string, options?: SendFileOptions | Done, callback?: Done): void {
+    if (!path) throw new TypeError('path argument is required to res.sendFile');
+    if (typeof path !== 'string') throw new TypeError('path must be a string to res.sendFile');
+    let opts: FileOptions = {};
+    let done = callback;
+    if (typeof options === 'function') done = options;
+    else if (options) opts = options;
+    if (!opts.root && !isAbsolute(path)) throw new TypeError('path must be absolute or specify root to res.sendFile');
+    checkHeaders(opts.headers);
+    const req = this.req;
+    const next = req.next;
+    const file = send(req, encodeURI(path), opts);
+    pipeFile(this, file, opts.headers, (err) => {
+      if (done) return done(err);
+      if (!err) return;
+      const e = err as NodeJS.ErrnoException;
+      if (e.code === 'EISDIR') return next!();
+      if (e.code !== 'ECONNABORTED' && e.syscall !== 'write') next!(err);
+    });
+  },
+
+  /**
+   * Sends the file as an attachment named `filename` (default: its own
+   * name). A Content-Disposition in `options.headers` is ignored.
+   */
+  download(this: ResponseState, path: string, filename?: unknown, options?: DownloadOptions | Done, callback?: Done): void {
+    let done = callback;
+    let name = filename as string | null | undefined;
+    let opts = (options ?? null) as DownloadOptions | null;
+    if (typeof filename === 'function') {
+      done = filename as Done;
+      name = null;
+      opts = null;
+    } else if (typeof options === 'function') {
+      done = options;
+      opts = null;
+    }
+    // download(path, options[, callback])
+    if (typeof filename === 'object' && filename !== null && (typeof options === 'function' || options === undefined)) {
+      name = null;
+      opts = filename as DownloadOptions;
+    }
+    const headers: Record<string, string | number | string[]> = { 'Content-Disposition': contentDisposition(name || path) };
+    if (opts?.headers) {
+      for (const key of Object.keys(opts.headers)) {
+        if (key.toLowerCase() !== 'content-disposition') headers[key] = opts.headers[key]!;
+      }
+    }
+    const fileOptions: DownloadOptions = { ...opts, headers };
+    const fullPath = fileOptions.root ? path : resolve(path);
+    this.sendFile(fullPath, fileOptions, done);
+  },
+};
