@@ -85,7 +85,9 @@ export const sendFileMembers = {
     checkHeaders(opts.headers);
     const req = this.req;
     const next = req.next;
-    const file = send(req, encodeURI(path), opts);
+    // The `etag` setting decides unless the call says otherwise (Express 5 lets the setting win always).
+    const sendOptions: FileOptions = { ...opts, etag: opts.etag ?? Boolean(this.app.settings.etag) };
+    const file = send(req, encodeURI(path), sendOptions);
     pipeFile(this, file, opts.headers, (err) => {
       if (done) return done(err);
       if (!err) return;

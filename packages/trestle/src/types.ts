@@ -123,6 +123,7 @@ export interface RangeOptions {
 export type RangeResult = -1 | -2 | (Array<{ start: number; end: number }> & { type: string });
 
 export interface CookieOptions {
+  /** Lifetime in milliseconds: gives both Max-Age (seconds) and Expires. */
   maxAge?: number | undefined;
   signed?: boolean | undefined;
   expires?: Date | undefined;
@@ -137,14 +138,23 @@ export interface CookieOptions {
 }
 
 export interface SendFileOptions {
+  /** Cache-Control max-age, in milliseconds or an `ms` string such as `'1d'`; default 0. */
   maxAge?: number | string;
+  /** Directory a relative `path` is resolved in; the path may not leave it. */
   root?: string;
+  /** Send Last-Modified (default true). */
   lastModified?: boolean;
+  /** Headers to send with the file; they win over the ones computed. */
   headers?: Record<string, string | number | string[]>;
+  /** Files and directories starting with a dot: `ignore` (404, default), `deny` (403) or `allow`. */
   dotfiles?: 'allow' | 'deny' | 'ignore';
+  /** Honour Range requests (default true). */
   acceptRanges?: boolean;
+  /** Send Cache-Control (default true). */
   cacheControl?: boolean;
+  /** Add `immutable` to Cache-Control (default false). */
   immutable?: boolean;
+  /** Send an ETag; defaults to whether the app's `etag` setting is on. */
   etag?: boolean;
 }
 
@@ -180,12 +190,14 @@ export interface Response<ResBody = unknown, LocalsObj extends Record<string, un
   attachment(filename?: string): this;
   cookie(name: string, value: unknown, options?: CookieOptions): this;
   clearCookie(name: string, options?: CookieOptions): this;
-  format(handlers: Record<string, (req: Request, res: Response, next: NextFunction) => void>): this;
+  /** Calls the handler for the best type per Accept (keys: extensions or media types), else `default`, else next(406). */
+  format(handlers: Record<string, (req: Request, res: Response, next: NextFunction) => unknown>): this;
   sendFile(path: string, callback?: (err?: Error) => void): void;
   sendFile(path: string, options: SendFileOptions, callback?: (err?: Error) => void): void;
   download(path: string, callback?: (err?: Error) => void): void;
   download(path: string, filename: string, callback?: (err?: Error) => void): void;
-  download(path: string, filename: string, options: DownloadOptions, callback?: (err?: Error) => void): void;
+  download(path: string, options: DownloadOptions, callback?: (err?: Error) => void): void;
+  download(path: string, filename: string | null | undefined, options: DownloadOptions, callback?: (err?: Error) => void): void;
   render(view: string, callback?: RenderCallback): void;
   render(view: string, options?: object, callback?: RenderCallback): void;
 }

@@ -90,7 +90,11 @@ function loadEngine(mod: string): EngineCallback {
       if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
     }
   }
-  if (loaded === undefined) throw new Error(`Cannot find module '${mod}' to render "${mod}" views`);
+  if (loaded === undefined) {
+    const err = new Error(`Cannot find module '${mod}' to render ".${mod}" views: install it or register an engine with app.engine('${mod}', fn)`);
+    (err as NodeJS.ErrnoException).code = 'MODULE_NOT_FOUND';
+    throw err;
+  }
   if (typeof loaded.__express !== 'function') throw new Error(`Module "${mod}" does not provide a view engine.`);
   return loaded.__express as EngineCallback;
 }
