@@ -2,6 +2,7 @@
 // data the one core reads. To see how v4 or legacy differ from v5, read this
 // file; the core holds no version checks of its own.
 import type { ServerResponse } from 'node:http';
+import { makeV4Compiler } from './router/path-v4';
 import { compileV5Path } from './router/path-v5';
 import type { RouterProfile } from './router/router';
 
@@ -56,6 +57,45 @@ export const v5: Profile = {
   paramFactories: false,
   mergeParams,
   queryParser: 'simple',
+  request: {},
+  response: {},
+  application: {},
+};
+
+/**
+ * v4 answers an unhandled OPTIONS with the methods in the order the routes
+ * declared them, comma-joined, sent through `res.send` (so as HTML, with an ETag).
+ */
+function sendOptionsV4(res: unknown, methods: string[], next: (err?: unknown) => void): void {
+  const r = res as ServerResponse & { set(field: string, value: string): unknown; send(body: string): unknown };
+  try {
+    const body = methods.join(',');
+    r.set('Allow', body);
+    r.send(body);
+  } catch (err) {
+    next(err);
+  }
+}
+
+export const v4: Profile = {
+  name: 'v4',
+  compilePath: makeV4Compiler('/'),
+  mountSeparators: '/',
+  sendOptions: sendOptionsV4,
+  paramFactories: true,
+  mergeParams,
+  queryParser: 'extended',
+  request: {},
+  response: {},
+  application: {},
+};
+
+export const legacy: Profile = {
+  ...v4,
+  name: 'legacy',
+  // Express 3 mounted middleware by prefix: `/apple` also serves `/apple.html`.
+  compilePath: makeV4Compiler('/.'),
+  mountSeparators: '/.',
   request: {},
   response: {},
   application: {},

@@ -88,8 +88,12 @@ export function staticPath(path: string, options: PathOptions, makeParams: () =>
   return { keys: [], regexp: undefined, match };
 }
 
-/** Matches with a regular expression and names its captures after `keys`. */
-export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Params): CompiledPath {
+/**
+ * Matches with a regular expression and names its captures after `keys`.
+ * `keepUnmatched` lists an optional parameter that did not match as
+ * `undefined` (v4 does; v5 leaves it out).
+ */
+export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Params, keepUnmatched = false): CompiledPath {
   function match(p: string): PathMatch | null {
     const m = regexp.exec(p);
     if (m === null) return null;
@@ -97,7 +101,11 @@ export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Pa
     for (let i = 1; i < m.length; i++) {
       const key = keys[i - 1];
       const raw = m[i];
-      if (key === undefined || raw === undefined) continue;
+      if (key === undefined) continue;
+      if (raw === undefined) {
+        if (keepUnmatched && !(key.name in params)) params[key.name] = undefined;
+        continue;
+      }
       params[key.name] = key.wildcard ? raw.split('/').map(decodeParam) : decodeParam(raw);
     }
     return { path: m[0], params };
@@ -131,6 +139,6 @@ export function regexpKeys(regexp: RegExp): PathKey[] {
 }
 
 /** Compiles a user's regular expression path; it always matches from the start. */
-export function userRegexpPath(regexp: RegExp, makeParams: () => Params): CompiledPath {
-  return regexpPath(regexp, regexpKeys(regexp), makeParams);
+export function userRegexpPath(regexp: RegExp, makeParams: () => Params, keepUnmatched = false): CompiledPath {
+  return regexpPath(regexp, regexpKeys(regexp), makeParams, keepUnmatched);
 }

@@ -1,0 +1,29 @@
+// The v4 (and legacy) path syntax: `:name`, `:name?`, `:id(\\d+)`, `*` as an
+// unnamed wildcard in `req.params[0]`, compiled with path-to-regexp 0.1, the
+// package Express 4 itself relies on. Outside parameters a v4 path is raw
+// regular-expression source, so only paths free of its metacharacters take
+// the string-comparison route.
+import pathToRegexp from 'path-to-regexp-v0';
+import { type CompiledPath, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './path';
+
+const SPECIAL = /[:*?()+[\]{}\\^$|]/;
+
+function plainParams(): Params {
+  return {};
+}
+
+/** The v4 compiler; `separators` lists what may follow a mount path. */
+export function makeV4Compiler(separators: string): PathCompiler {
+  return (path, options): CompiledPath => {
+    if (path instanceof RegExp) return userRegexpPath(path, plainParams, true);
+    if (!SPECIAL.test(path)) return staticPath(path, options, plainParams, separators);
+    const keys: pathToRegexp.Key[] = [];
+    let regexp = pathToRegexp(path, keys, { end: options.end, strict: options.strict, sensitive: options.sensitive });
+    if (!options.end && separators !== '/') {
+      // Legacy mount paths also continue with '.': `/apple` serves `/apple.html`.
+      regexp = new RegExp(regexp.source.replace(/\(\?=\/\|\$\)$/, '(?=[/.]|$)'), regexp.flags);
+    }
+    const pathKeys: PathKey[] = keys.map((k) => ({ name: k.name, optional: k.optional }));
+    return regexpPath(regexp, pathKeys, plainParams, true);
+  };
+}
