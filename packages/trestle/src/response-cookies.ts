@@ -1,3 +1,4 @@
+/// <reference path="./vendor-cookie.d.ts" />
 // res.cookie and res.clearCookie. Serialising (and refusing names or values
 // that would break the header) is the `cookie` package's job; signing is
 // `cookie-signature`'s, with the secret cookie-parser leaves in `req.secret`.
