@@ -2,6 +2,8 @@
 // the profile's request object, which inherits from these and from node's
 // IncomingMessage, so everything node gives a request stays available.
 import fresh from 'fresh';
+import { negotiationMembers } from './request-negotiation';
+import { proxyMembers } from './request-proxy';
 import { getPathname } from './router/url';
 import type { QueryParserFn } from './settings';
 
@@ -89,6 +91,15 @@ export const requestMembers = {
   get stale(): boolean {
     return !(this as unknown as { fresh: boolean }).fresh;
   },
+
+  /** `X-Requested-With: XMLHttpRequest`, compared without case. */
+  get xhr(): boolean {
+    const value = (this as unknown as RequestState).headers['x-requested-with'];
+    return typeof value === 'string' && value.toLowerCase() === 'xmlhttprequest';
+  },
 };
 
 Object.defineProperty(requestMembers, 'header', Object.getOwnPropertyDescriptor(requestMembers, 'get')!);
+// Getters are copied as getters: spreading the objects would call them.
+Object.defineProperties(requestMembers, Object.getOwnPropertyDescriptors(proxyMembers));
+Object.defineProperties(requestMembers, Object.getOwnPropertyDescriptors(negotiationMembers));

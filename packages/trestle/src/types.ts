@@ -95,7 +95,7 @@ export interface Request<
   get(name: string): string | undefined;
   header(name: 'set-cookie' | 'Set-Cookie'): string[] | undefined;
   header(name: string): string | undefined;
-  /** The best of `types` per `Accept`, or `false`. */
+  /** The best of `types` (several, an array or `'json, html'`) per `Accept`, or `false`; no types: the accepted list. */
   accepts(): string[];
   accepts(type: string | string[]): string | false;
   accepts(...types: string[]): string | false;
@@ -108,8 +108,8 @@ export interface Request<
   acceptsLanguages(): string[];
   acceptsLanguages(lang: string | string[]): string | false;
   acceptsLanguages(...langs: string[]): string | false;
-  /** The matching type as given, `null` without a body, else `false`. */
-  is(type: string | string[], ...types: string[]): string | false | null;
+  /** The matching type as given, `null` without a body, else `false`; with no type, the body's own type. */
+  is(type?: string | string[], ...types: string[]): string | false | null;
   /** Parse the `Range` header against `size`. */
   range(size: number, options?: RangeOptions): RangeResult | undefined;
 }
