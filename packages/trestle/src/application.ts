@@ -5,6 +5,7 @@ import { finalHandler } from './final-handler';
 import { methods } from './router/methods';
 import { createRouter, type RouterInstance, useArguments } from './router/router';
 import { compilers, defaultSettings } from './settings';
+import type { Profile } from './profile';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from './types';
 
 type Next = (err?: unknown) => void;
@@ -24,6 +25,7 @@ export interface App {
   response: object;
   _router: RouterInstance | undefined;
   readonly router: RouterInstance;
+  lazyrouter(): RouterInstance;
   _framework: FrameworkParts;
   get(name: string): unknown;
   set(name: string, value?: unknown): unknown;
@@ -37,6 +39,7 @@ export interface App {
 
 /** What the application needs from its framework (the profile's pieces). */
 export interface FrameworkParts {
+  profile: Profile;
   routerProto: object;
   queryParser: 'simple' | 'extended';
   poweredBy: string;
@@ -78,13 +81,18 @@ export const applicationMembers = {
     });
   },
 
-  get router(): RouterInstance {
-    const app = this as unknown as App;
-    app._router ??= createRouter(app._framework.routerProto, {
-      caseSensitive: app.enabled('case sensitive routing'),
-      strict: app.enabled('strict routing'),
+  /** The app's middleware and route stack, created on first use. */
+  lazyrouter(this: App): RouterInstance {
+    this._router ??= createRouter(this._framework.routerProto, {
+      caseSensitive: this.enabled('case sensitive routing'),
+      strict: this.enabled('strict routing'),
     });
-    return app._router;
+    return this._router;
+  },
+
+  /** The application router (a profile may answer differently). */
+  get router(): RouterInstance {
+    return (this as unknown as App).lazyrouter();
   },
 
   /** Entry of every request: the app router, then the final handler. */
@@ -96,13 +104,13 @@ export const applicationMembers = {
     // Servers created by app.listen() already make requests of the right kind.
     if (Object.getPrototypeOf(req) !== this.request) Object.setPrototypeOf(req, this.request);
     if (Object.getPrototypeOf(res) !== this.response) Object.setPrototypeOf(res, this.response);
-    this.router.handle(req as never, res, done);
+    this.lazyrouter().handle(req as never, res, done);
   },
 
   use(this: App, ...args: unknown[]): App {
     const { path, handlers: fns } = useArguments(args);
     if (fns.length === 0) throw new TypeError('app.use() requires a middleware function');
-    const router = this.router;
+    const router = this.lazyrouter();
     for (const fn of fns) {
       if (!isApp(fn)) {
         router.use(path, fn);
@@ -114,16 +122,16 @@ export const applicationMembers = {
   },
 
   route(this: App, path: unknown) {
-    return this.router.route(path);
+    return this.lazyrouter().route(path);
   },
 
   param(this: App, name: unknown, fn?: unknown): App {
-    this.router.param(name, fn);
+    this.lazyrouter().param(name, fn);
     return this;
   },
 
   all(this: App, path: unknown, ...handlers: unknown[]): App {
-    this.router.route(path).all(...handlers);
+    this.lazyrouter().route(path).all(...handlers);
     return this;
   },
 
@@ -224,7 +232,7 @@ export const applicationMembers = {
 function routeMethod(method: string) {
   return function (this: App, path: unknown, ...handlers: unknown[]): unknown {
     if (method === 'get' && handlers.length === 0) return this.set(path as string);
-    const route = this.router.route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
+    const route = this.lazyrouter().route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
     route[method]!(...handlers);
     return this;
   };
@@ -246,7 +254,7 @@ function describeRoots(root: string | string[]): string {
 function mountApp(parent: App, path: unknown, child: App): void {
   child.mountpath = path;
   child.parent = parent;
-  parent.router.use(path, function mounted_app(req: Req, res: Res, next: Next) {
+  parent.lazyrouter().use(path, function mounted_app(req: Req, res: Res, next: Next) {
     const orig = req.app!;
     child.handle(req, res, (err?: unknown) => {
       Object.setPrototypeOf(req, orig.request);

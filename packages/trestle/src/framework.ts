@@ -42,7 +42,7 @@ export function createFramework(profile: Profile): Framework {
   Object.defineProperties(application, profile.application);
 
   const routerProto = routerPrototype(profile);
-  const parts: FrameworkParts = { routerProto, queryParser: profile.queryParser, poweredBy: 'Trestle' };
+  const parts: FrameworkParts = { profile, routerProto, queryParser: profile.queryParser, poweredBy: 'Trestle' };
 
   function createApplication(): App {
     const app = function (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {

@@ -2,6 +2,7 @@
 // data the one core reads. To see how v4 or legacy differ from v5, read this
 // file; the core holds no version checks of its own.
 import type { ServerResponse } from 'node:http';
+import { legacyApplication, v4Application } from './legacy-application';
 import { makeV4Compiler } from './router/path-v4';
 import { compileV5Path } from './router/path-v5';
 import type { RouterProfile } from './router/router';
@@ -82,12 +83,12 @@ export const v4: Profile = {
   compilePath: makeV4Compiler('/'),
   mountSeparators: '/',
   sendOptions: sendOptionsV4,
-  paramFactories: true,
+  paramFactories: 'deprecated',
   mergeParams,
   queryParser: 'extended',
   request: {},
   response: {},
-  application: {},
+  application: v4Application,
 };
 
 export const legacy: Profile = {
@@ -96,7 +97,8 @@ export const legacy: Profile = {
   // Express 3 mounted middleware by prefix: `/apple` also serves `/apple.html`.
   compilePath: makeV4Compiler('/.'),
   mountSeparators: '/.',
+  paramFactories: true,
   request: {},
   response: {},
-  application: {},
+  application: legacyApplication,
 };

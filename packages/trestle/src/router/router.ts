@@ -3,13 +3,14 @@
 import { type AnyHandler, Layer, settle } from './layer';
 import { flatten, methods } from './methods';
 import type { PathCompiler } from './path';
+import { deprecate } from '../deprecate';
 import { Route } from './route';
 import { getPathname, getProtohost } from './url';
 
 type Next = (err?: unknown) => void;
-type ParamFn = (req: unknown, res: unknown, next: Next, value: unknown, name: string) => unknown;
+export type ParamFn = (req: unknown, res: unknown, next: Next, value: unknown, name: string) => unknown;
 /** v4's `router.param(fn)`: returns the param handler to use for `(name, arg)`. */
-type ParamFactory = (name: string, arg: unknown) => ParamFn | undefined;
+export type ParamFactory = (name: string, arg: unknown) => ParamFn | undefined;
 
 /** The part of a profile the router reads. */
 export interface RouterProfile {
@@ -18,8 +19,8 @@ export interface RouterProfile {
   mountSeparators: string;
   /** The answer to an OPTIONS request no handler took. */
   sendOptions(res: unknown, methods: string[], next: Next): void;
-  /** May `router.param(fn)` redefine how param() behaves (v4)? */
-  paramFactories: boolean;
+  /** May `router.param(fn)` redefine how param() behaves? (v4: with a deprecation warning) */
+  paramFactories: boolean | 'deprecated';
   /** Copies of parent params keep numeric keys in order (mergeParams). */
   mergeParams(params: Record<string, unknown>, parent: Record<string, unknown> | undefined): Record<string, unknown>;
 }
@@ -41,10 +42,18 @@ export interface RoutingRequest {
   route?: unknown;
 }
 
-interface ParamCalled {
+export interface ParamCalled {
   error: unknown;
   match: unknown;
   value: unknown;
+}
+
+/** What holds param triggers: a router, or the legacy route table. */
+export interface ParamRegistry {
+  params: Record<string, ParamFn[]>;
+  _params: ParamFactory[];
+  profile: RouterProfile;
+  param(name: unknown, fn?: unknown): ParamRegistry;
 }
 
 export interface RouterInstance {
@@ -68,7 +77,7 @@ export interface RouterInstance {
 export function routerPrototype(profile: RouterProfile): object {
   const proto = Object.create(Function.prototype) as Record<string, unknown>;
   Object.defineProperty(proto, 'profile', { value: profile, enumerable: false });
-  Object.assign(proto, { handle, use, route, param, processParams });
+  Object.assign(proto, { handle, use, route, param });
   proto.all = function all(this: RouterInstance, path: unknown, ...handlers: unknown[]) {
     this.route(path).all(...handlers);
     return this;
@@ -141,9 +150,11 @@ function route(this: RouterInstance, path: unknown): Route {
   return r;
 }
 
-function param(this: RouterInstance, name: unknown, fn?: unknown): RouterInstance {
+/** `param(name, fn)`, `param([names], fn)`, or (v4/legacy) `param(factory)`. */
+export function param(this: ParamRegistry, name: unknown, fn?: unknown): ParamRegistry {
   if (typeof name === 'function') {
     if (!this.profile.paramFactories) throw new TypeError('argument name must be a string');
+    if (this.profile.paramFactories === 'deprecated') deprecate('router.param(fn): Refactor to use path params');
     this._params.push(name as ParamFactory);
     return this;
   }
@@ -255,11 +266,11 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
     req.params = router.mergeParams ? router.profile.mergeParams(layerParams, parentParams) : layerParams;
     const layerPath = found.matchesAll ? '' : found.path!;
 
-    if (found.keys.length === 0 || paramsNotRegistered(router, found)) {
+    if (found.keys.length === 0 || paramsNotRegistered(router.params, found.keys)) {
       afterParams(found, route, layerError, layerPath, path);
     } else {
       paramcalled ??= Object.create(null) as Record<string, ParamCalled>;
-      processParams.call(router, found, paramcalled, req, res, (paramErr?: unknown) => {
+      runParams(router.params, found.keys, paramcalled, req, res, (paramErr?: unknown) => {
         if (paramErr) next(layerError || paramErr);
         else afterParams(found, route, layerError, layerPath, path);
       });
@@ -300,8 +311,9 @@ function emptyParams(parent: Record<string, unknown> | undefined): Record<string
     : {};
 }
 
-function paramsNotRegistered(router: RouterInstance, layer: Layer): boolean {
-  for (const key of layer.keys) if (router.params[key.name as string] !== undefined) return false;
+/** Do none of `keys` have triggers? Then params need no processing at all. */
+export function paramsNotRegistered(params: Record<string, ParamFn[]>, keys: ReadonlyArray<{ name: string | number }>): boolean {
+  for (const key of keys) if (params[key.name as string] !== undefined) return false;
   return true;
 }
 
@@ -310,21 +322,19 @@ function appendMethods(list: string[], add: string[]): void {
 }
 
 /**
- * Runs the `router.param()` triggers for the layer's keys, in order. A trigger
- * runs once per request for a given value; a repeated value reuses the outcome.
+ * Runs the param triggers for `keys`, in order. A trigger runs once per
+ * request for a given value (`called` is per request); a repeated value
+ * reuses the outcome. Shared by routers and the legacy route table.
  */
-function processParams(
-  this: RouterInstance,
-  layer: Layer,
+export function runParams(
+  params: Record<string, ParamFn[]>,
+  keys: ReadonlyArray<{ name: string | number }>,
   called: Record<string, ParamCalled>,
   req: RoutingRequest,
   res: unknown,
   done: Next,
 ): void {
-  const params = this.params;
-  const keys = layer.keys;
   let i = 0;
-
   const nextParam = (err?: unknown): void => {
     if (err) return done(err);
     if (i >= keys.length) return done();

@@ -1,0 +1,144 @@
+// The route table of the generation before v4: routes live in `app.routes`,
+// a live object of lists keyed by lower-case verb, and run wherever
+// `app.use(app.router)` placed the table in the middleware chain. Deleting a
+// record from `app.routes` removes the route; OPTIONS is answered from it.
+import { Layer } from './layer';
+import type { CompiledPath } from './path';
+import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, type RouterProfile, type RoutingRequest, runParams } from './router';
+import { getPathname } from './url';
+
+type Next = (err?: unknown) => void;
+
+/** A route record as Express 3 apps read it from `app.routes` and `req.route`. */
+export class LegacyRoute {
+  path: unknown;
+  method: string;
+  callbacks: Array<(...args: never[]) => unknown>;
+  keys: Array<{ name: string | number; optional: boolean }>;
+  regexp: RegExp | undefined;
+  params: Record<string, unknown> = {};
+  /** The Route fields every generation has. */
+  stack: Layer[];
+  methods: Record<string, boolean>;
+  private readonly matcher: CompiledPath;
+
+  constructor(method: string, path: unknown, callbacks: Array<(...args: never[]) => unknown>, matcher: CompiledPath) {
+    this.path = path;
+    this.method = method;
+    this.callbacks = callbacks;
+    this.matcher = matcher;
+    this.keys = matcher.keys.map((k) => ({ name: k.name, optional: k.optional }));
+    this.regexp = matcher.regexp;
+    this.stack = callbacks.map((fn) => Object.assign(new Layer([], fn), { method }));
+    this.methods = { [method]: true };
+  }
+
+  /** Matches `path`, filling `params`; throws a 400 error for bad encoding. */
+  match(path: string): boolean {
+    const found = this.matcher.match(path);
+    if (found === null) return false;
+    this.params = found.params;
+    return true;
+  }
+}
+
+export interface RouteTable {
+  (req: RoutingRequest, res: unknown, next: Next): void;
+  map: Record<string, LegacyRoute[]>;
+  params: Record<string, ParamFn[]>;
+  _params: ParamFactory[];
+  profile: RouterProfile;
+  param(name: unknown, fn?: unknown): RouteTable;
+  route(method: string, path: unknown, callbacks: Array<(...args: never[]) => unknown>): LegacyRoute;
+}
+
+export interface TableOptions {
+  profile: RouterProfile;
+  /** Read when a route is added, like the app's routing settings. */
+  matchOptions(): { sensitive: boolean; strict: boolean };
+}
+
+export function createRouteTable(options: TableOptions): RouteTable {
+  const table = function router(req: RoutingRequest, res: unknown, next: Next) {
+    dispatch(table, req, res, next);
+  } as RouteTable;
+  table.map = {};
+  table.params = Object.create(null) as Record<string, ParamFn[]>;
+  table._params = [];
+  table.profile = options.profile;
+  table.param = param as RouteTable['param'];
+  table.route = (method, path, callbacks) => {
+    const { sensitive, strict } = options.matchOptions();
+    const matcher = options.profile.compilePath(path as string | RegExp, { end: true, strict, sensitive });
+    const record = new LegacyRoute(method, path, callbacks, matcher);
+    (table.map[method] ??= []).push(record);
+    return record;
+  };
+  return table;
+}
+
+/** Routes that may answer `method`: HEAD falls back to the GET routes. */
+function candidates(map: RouteTable['map'], method: string): LegacyRoute[] {
+  const own = map[method] ?? [];
+  return method === 'head' ? own.concat(map.get ?? []) : own;
+}
+
+function dispatch(table: RouteTable, req: RoutingRequest, res: unknown, out: Next): void {
+  const method = (req.method ?? '').toLowerCase();
+  const path = getPathname(req.url);
+  const routes = candidates(table.map, method);
+  const parentParams = req.params;
+  const called: Record<string, ParamCalled> = Object.create(null) as Record<string, ParamCalled>;
+  let i = 0;
+
+  const leave = (err?: unknown): void => {
+    req.params = parentParams;
+    out(err);
+  };
+
+  const nextRoute = (err?: unknown): void => {
+    if (err && err !== 'route') return leave(err);
+    let route: LegacyRoute | undefined;
+    try {
+      while (route === undefined && i < routes.length) {
+        const candidate = routes[i++]!;
+        if (candidate.match(path)) route = candidate;
+      }
+    } catch (decodeError) {
+      return leave(decodeError);
+    }
+    if (route === undefined) {
+      if (method === 'options') return answerOptions(table, path, res, leave);
+      return leave();
+    }
+    const found = route;
+    req.route = found;
+    req.params = found.params;
+    if (paramsNotRegistered(table.params, found.keys)) runCallbacks(found, req, res, nextRoute);
+    else runParams(table.params, found.keys, called, req, res, (e) => (e ? nextRoute(e) : runCallbacks(found, req, res, nextRoute)));
+  };
+  nextRoute();
+}
+
+/** A route's callbacks in order; `next('route')` and exhaustion go to the next route. */
+function runCallbacks(route: LegacyRoute, req: RoutingRequest, res: unknown, nextRoute: Next): void {
+  let j = 0;
+  const next = (err?: unknown): void => {
+    if (err === 'route') return nextRoute();
+    const layer = route.stack[j++];
+    if (layer === undefined) return nextRoute(err);
+    if (err) layer.handleError(err, req, res, next);
+    else layer.handleRequest(req, res, next);
+  };
+  next();
+}
+
+/** The verbs with a route for `path`, from the live table. */
+function answerOptions(table: RouteTable, path: string, res: unknown, next: Next): void {
+  const allowed: string[] = [];
+  for (const verb of Object.keys(table.map)) {
+    if (table.map[verb]!.some((r) => r.match(path))) allowed.push(verb.toUpperCase());
+  }
+  if (allowed.length === 0) return next();
+  table.profile.sendOptions(res, allowed, next);
+}
