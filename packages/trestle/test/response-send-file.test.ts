@@ -170,6 +170,11 @@ describe('res.sendFile', () => {
       assert.deepEqual(res.body, { message: 'EISDIR, read', code: 'EISDIR', status: null });
     });
 
+    test('a directory path ending in / serves its index.html', async () => {
+      const res = await request(appWith((_req, res) => res.sendFile(join(FIXTURES, 'sub') + '/'))).get('/').expect(200, 'index');
+      assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
+    });
+
     test('the callback hears of success after the file was sent', async () => {
       let heard: unknown = 'not called';
       const app = appWith((_req, res) => res.sendFile(NAME, (err) => (heard = err)));
@@ -207,9 +212,9 @@ describe('res.sendFile', () => {
   describe('dotfiles', () => {
     test('ignored (404) by default, denied (403) or allowed on request', async () => {
       const app = trestle();
-      app.get('/ignore', (_req, res) => res.sendFile(join(FIXTURES, '.env')));
-      app.get('/deny', (_req, res) => res.sendFile(join(FIXTURES, '.env'), { dotfiles: 'deny' }));
-      app.get('/allow', (_req, res) => res.sendFile(join(FIXTURES, '.env'), { dotfiles: 'allow' }));
+      app.get('/ignore', (_req, res) => res.sendFile(join(FIXTURES, '.dotfile')));
+      app.get('/deny', (_req, res) => res.sendFile(join(FIXTURES, '.dotfile'), { dotfiles: 'deny' }));
+      app.get('/allow', (_req, res) => res.sendFile(join(FIXTURES, '.dotfile'), { dotfiles: 'allow' }));
       app.get('/in-dot-dir', (_req, res) => res.sendFile('.hidden/file.txt', { root: FIXTURES }));
       app.get('/root-is-dot-dir', (_req, res) => res.sendFile('file.txt', { root: join(FIXTURES, '.hidden') }));
       app.use(reportErrors);
