@@ -70,7 +70,9 @@ export class View {
 
 function isFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    // No exception (and its stack) for the common miss: lookup probes several paths.
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat !== undefined && stat.isFile();
   } catch {
     return false;
   }
