@@ -130,8 +130,10 @@ export const applicationMembers = {
     return this;
   },
 
+  /** Every method of `http.METHODS` (so `req.route.methods` lists them all, as Express's does). */
   all(this: App, path: unknown, ...handlers: unknown[]): App {
-    this.lazyrouter().route(path).all(...handlers);
+    const route = this.lazyrouter().route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
+    for (const method of methods) route[method]!(...handlers);
     return this;
   },
 

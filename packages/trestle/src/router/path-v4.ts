@@ -1,3 +1,4 @@
+/// <reference path="../vendor-path-to-regexp-v0.d.ts" />
 // The v4 (and legacy) path syntax: `:name`, `:name?`, `:id(\\d+)`, `*` as an
 // unnamed wildcard in `req.params[0]`, compiled with path-to-regexp 0.1, the
 // package Express 4 itself relies on. Outside parameters a v4 path is raw
