@@ -1,14 +1,35 @@
 // The members that write a body: send, json, jsonp, sendStatus. send() and
 // json() are the framework's hottest paths: they read only the headers and
 // settings the call needs and use precomputed header values.
+import * as crypto from 'node:crypto';
 import statuses from 'statuses';
 import { APPLICATION_JSON, setCharset, TEXT_HTML } from './response-headers';
 import type { ResponseState } from './response-state';
 import { compileETag, type EtagFn } from './settings';
 
-// The built-in ETag functions hash a string as its UTF-8 bytes, so send()
-// hands them the string itself; any other function gets a Buffer.
-const builtinETags = new Set<unknown>([compileETag('weak'), compileETag('strong')]);
+// The built-in `etag` setting functions. send() computes their result itself
+// (same value as the etag package: length in hex and the first 27 base64
+// characters of the SHA-1) with crypto's one-shot hash, about twice as fast
+// on the hottest path. Any other function gets a Buffer, as in Express.
+const WEAK_ETAG = compileETag('weak');
+const STRONG_ETAG = compileETag('strong');
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'base64') => string }).hash;
+
+function builtinETag(body: string | Buffer, length: number, weak: boolean): string {
+  const digest = oneShotHash ? oneShotHash('sha1', body, 'base64') : crypto.createHash('sha1').update(body).digest('base64');
+  return `${weak ? 'W/"' : '"'}${length.toString(16)}-${digest.substring(0, 27)}"`;
+}
+
+/** A string body's Content-Type: `fallback` when unset, else the type set with charset=utf-8. */
+function utf8ContentType(res: ResponseState, fallback: string | undefined): void {
+  const type = res.getHeader('Content-Type');
+  if (type === undefined) {
+    if (fallback !== undefined) res.setHeader('Content-Type', fallback);
+  } else if (type !== TEXT_HTML && type !== APPLICATION_JSON && typeof type === 'string') {
+    // The two values send() and json() set themselves are final already.
+    res.setHeader('Content-Type', setCharset(type));
+  }
+}
 
 /** JSON the way the `json replacer`, `json spaces` and `json escape` settings say. */
 export function stringifyJson(value: unknown, settings: Record<string, unknown>): string | undefined {
@@ -37,55 +58,55 @@ export const bodyMembers = {
    * when the client's copy is fresh; no body for HEAD, 204, 205 and 304.
    */
   send(this: ResponseState, body?: unknown): ResponseState {
-    let chunk = body;
-    switch (typeof chunk) {
+    let chunk = body as string | Buffer | undefined;
+    let encoding: BufferEncoding | undefined;
+    switch (typeof body) {
       case 'string':
-        if (this.getHeader('Content-Type') === undefined) this.setHeader('Content-Type', TEXT_HTML);
+        encoding = 'utf8';
+        utf8ContentType(this, TEXT_HTML);
         break;
       case 'boolean':
       case 'number':
       case 'object':
-        if (chunk === null) {
+        if (body === null) {
           chunk = '';
-        } else if (ArrayBuffer.isView(chunk)) {
+          encoding = 'utf8';
+          utf8ContentType(this, undefined);
+        } else if (ArrayBuffer.isView(body)) {
           if (this.getHeader('Content-Type') === undefined) this.setHeader('Content-Type', 'application/octet-stream');
-          if (!Buffer.isBuffer(chunk)) chunk = Buffer.from(chunk as Uint8Array);
+          chunk = Buffer.isBuffer(body) ? body : Buffer.from(body as Uint8Array);
         } else {
-          return this.json(chunk);
+          return this.json(body);
         }
         break;
     }
 
-    let encoding: BufferEncoding | undefined;
-    if (typeof chunk === 'string') {
-      encoding = 'utf8';
-      const type = this.getHeader('Content-Type');
-      if (typeof type === 'string') this.setHeader('Content-Type', setCharset(type));
-    }
-
-    const etagFn = this.app.settings['etag fn'] as EtagFn | undefined;
-    const generateETag = typeof etagFn === 'function' && this.getHeader('ETag') === undefined;
-    let length: number | undefined;
     if (chunk !== undefined) {
-      if (Buffer.isBuffer(chunk)) {
+      const etagFn = this.app.settings['etag fn'] as EtagFn | undefined;
+      const generateETag = etagFn !== undefined && this.getHeader('ETag') === undefined;
+      let length: number;
+      if (typeof chunk !== 'string') {
         length = chunk.length;
-      } else if (!generateETag || builtinETags.has(etagFn)) {
-        // Measured, not copied: node encodes the string as it writes it.
-        length = Buffer.byteLength(chunk as string, encoding);
-      } else {
-        chunk = Buffer.from(chunk as string, encoding);
+      } else if (generateETag && etagFn !== WEAK_ETAG && etagFn !== STRONG_ETAG) {
+        chunk = Buffer.from(chunk, encoding);
         encoding = undefined;
-        length = (chunk as Buffer).length;
+        length = chunk.length;
+      } else {
+        // Measured, not copied: node encodes the string as it writes it.
+        length = Buffer.byteLength(chunk, encoding);
       }
       this.setHeader('Content-Length', length);
-    }
-    if (generateETag && length !== undefined) {
-      const tag = etagFn(chunk as string | Buffer, encoding);
-      if (tag) this.setHeader('ETag', tag);
+      if (generateETag) {
+        const tag =
+          etagFn === WEAK_ETAG ? builtinETag(chunk, length, true) : etagFn === STRONG_ETAG ? builtinETag(chunk, length, false) : etagFn(chunk, encoding);
+        if (tag) this.setHeader('ETag', tag);
+      }
     }
 
     const req = this.req;
-    if (req.fresh) this.statusCode = 304;
+    // Without a conditional header nothing can be fresh: skip the check.
+    const headers = req.headers;
+    if ((headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) && req.fresh) this.statusCode = 304;
     const status = this.statusCode;
     if (status === 204 || status === 304) {
       this.removeHeader('Content-Type');
