@@ -1,10 +1,13 @@
 // Application members of the generations before v5 that the core does not
 // have: legacy's route table (`app.router` placed in the middleware chain,
 // `app.routes`, `app.configure`) and v4's deprecated `app.del`.
+import depd from 'depd';
 import { type App, applicationMembers } from './application';
-import { deprecate } from './deprecate';
 import { createRouteTable, type RouteTable } from './router/legacy-routes';
 import { flatten, methods } from './router/methods';
+
+// depd finds the user's call site from the module that created it: one per module.
+const deprecate = depd('trestle');
 
 interface LegacyApp extends App {
   _routeTable?: RouteTable;

@@ -3,6 +3,7 @@
 // file; the core holds no version checks of its own.
 import type { ServerResponse } from 'node:http';
 import { legacyApplication, v4Application } from './legacy-application';
+import { legacyRequest, v4Request } from './legacy-request';
 import { makeV4Compiler } from './router/path-v4';
 import { compileV5Path } from './router/path-v5';
 import type { RouterProfile } from './router/router';
@@ -86,7 +87,7 @@ export const v4: Profile = {
   paramFactories: 'deprecated',
   mergeParams,
   queryParser: 'extended',
-  request: {},
+  request: v4Request,
   response: {},
   application: v4Application,
 };
@@ -98,7 +99,7 @@ export const legacy: Profile = {
   compilePath: makeV4Compiler('/.'),
   mountSeparators: '/.',
   paramFactories: true,
-  request: {},
+  request: legacyRequest,
   response: {},
   application: legacyApplication,
 };

@@ -1,11 +1,14 @@
 // The router: a stack of layers run in definition order for each request.
 // A router is itself a middleware function, so it mounts anywhere one does.
+import depd from 'depd';
 import { type AnyHandler, Layer, settle } from './layer';
 import { flatten, methods } from './methods';
 import type { PathCompiler } from './path';
-import { deprecate } from '../deprecate';
 import { Route } from './route';
 import { getPathname, getProtohost } from './url';
+
+// depd finds the user's call site from the module that created it: one per module.
+const deprecate = depd('trestle');
 
 type Next = (err?: unknown) => void;
 export type ParamFn = (req: unknown, res: unknown, next: Next, value: unknown, name: string) => unknown;
