@@ -20,11 +20,11 @@ function builtinETag(body: string | Buffer, length: number, weak: boolean): stri
   return `${weak ? 'W/"' : '"'}${length.toString(16)}-${digest.substring(0, 27)}"`;
 }
 
-/** A string body's Content-Type: `fallback` when unset, else the type set with charset=utf-8. */
-function utf8ContentType(res: ResponseState, fallback: string | undefined): void {
+/** A string body's Content-Type: HTML when unset, else the type set with charset=utf-8. */
+function utf8ContentType(res: ResponseState): void {
   const type = res.getHeader('Content-Type');
-  if (type === undefined) {
-    if (fallback !== undefined) res.setHeader('Content-Type', fallback);
+  if (!type) {
+    res.setHeader('Content-Type', TEXT_HTML);
   } else if (type !== TEXT_HTML && type !== APPLICATION_JSON && typeof type === 'string') {
     // The two values send() and json() set themselves are final already.
     res.setHeader('Content-Type', setCharset(type));
@@ -63,17 +63,15 @@ export const bodyMembers = {
     switch (typeof body) {
       case 'string':
         encoding = 'utf8';
-        utf8ContentType(this, TEXT_HTML);
+        utf8ContentType(this);
         break;
       case 'boolean':
       case 'number':
       case 'object':
         if (body === null) {
           chunk = '';
-          encoding = 'utf8';
-          utf8ContentType(this, undefined);
         } else if (ArrayBuffer.isView(body)) {
-          if (this.getHeader('Content-Type') === undefined) this.setHeader('Content-Type', 'application/octet-stream');
+          if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', 'application/octet-stream');
           chunk = Buffer.isBuffer(body) ? body : Buffer.from(body as Uint8Array);
         } else {
           return this.json(body);
@@ -83,7 +81,7 @@ export const bodyMembers = {
 
     if (chunk !== undefined) {
       const etagFn = this.app.settings['etag fn'] as EtagFn | undefined;
-      const generateETag = etagFn !== undefined && this.getHeader('ETag') === undefined;
+      const generateETag = etagFn !== undefined && !this.getHeader('ETag');
       let length: number;
       if (typeof chunk !== 'string') {
         length = chunk.length;
@@ -127,7 +125,7 @@ export const bodyMembers = {
   /** Sends `value` as JSON per the app's json settings. */
   json(this: ResponseState, value?: unknown): ResponseState {
     const body = stringifyJson(value, this.app.settings);
-    if (this.getHeader('Content-Type') === undefined) this.setHeader('Content-Type', APPLICATION_JSON);
+    if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', APPLICATION_JSON);
     return this.send(body);
   },
 
@@ -141,7 +139,7 @@ export const bodyMembers = {
     const settings = this.app.settings;
     let body = stringifyJson(value, settings);
     let callback = (this.req.query as Record<string, unknown> | undefined)?.[settings['jsonp callback name'] as string];
-    if (this.getHeader('Content-Type') === undefined) {
+    if (!this.getHeader('Content-Type')) {
       this.setHeader('X-Content-Type-Options', 'nosniff');
       this.setHeader('Content-Type', APPLICATION_JSON);
     }

@@ -77,13 +77,14 @@ export const headerMembers = {
       for (const key of Object.keys(field)) this.set(key, field[key]);
       return this;
     }
-    let v = headerValue(value);
+    let v: string | string[] | false = headerValue(value);
     if (isContentType(field)) {
       if (Array.isArray(v)) throw new TypeError('Content-Type cannot be set to an Array');
-      // Deliberate: a value mime-types does not know is kept as given (Express would write "false").
-      v = mime.contentType(v as string) || (v as string);
+      // As Express: a bare word mime-types does not know becomes `false`
+      // (sent as "false"; send() and json() then treat the type as unset).
+      v = mime.contentType(v as string);
     }
-    this.setHeader(field, v);
+    this.setHeader(field, v as string);
     return this;
   },
 

@@ -61,9 +61,11 @@ describe('res.set / res.header / res.get', () => {
     assert.equal((await request(app).get('/png')).headers['content-type'], 'image/png');
   });
 
-  test('an unknown Content-Type value is kept as given', async () => {
+  test('a bare word mime-types does not know becomes false, as in Express; send() then picks HTML', async () => {
     const res = await request(appWith((_req, res) => res.set('Content-Type', 'foo').end())).get('/');
-    assert.equal(res.headers['content-type'], 'foo');
+    assert.equal(res.headers['content-type'], 'false');
+    const sent = await request(appWith((_req, res) => res.set('Content-Type', 'foo').send('x'))).get('/');
+    assert.equal(sent.headers['content-type'], 'text/html; charset=utf-8');
   });
 
   test('Content-Type cannot be an array', async () => {

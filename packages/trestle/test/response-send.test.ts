@@ -38,10 +38,19 @@ describe('res.send bodies', () => {
     assert.equal(res.headers['content-length'], '3');
   });
 
-  test('null is an empty body with no type', async () => {
+  test('null is an empty body with no type; a type already set is left as it is', async () => {
     const res = await request(appWith((_req, res) => res.send(null))).get('/').expect(200, '');
     assert.equal(res.headers['content-length'], '0');
     assert.equal(res.headers['content-type'], undefined);
+    const typed = await request(appWith((_req, res) => res.type('application/json;charset=UTF-8').send(null))).get('/');
+    assert.equal(typed.headers['content-type'], 'application/json;charset=UTF-8');
+  });
+
+  test('a Content-Type that cannot be parsed is an error for next() when a string is sent', async () => {
+    const app = trestle();
+    app.set('env', 'test');
+    app.get('/', (_req, res) => res.type('a/b/c').send('x'));
+    await request(app).get('/').expect(500, /TypeError: Invalid type: a\/b\/c/);
   });
 
   test('no argument sends no body (node writes Content-Length: 0) and no ETag', async () => {
