@@ -27,7 +27,8 @@ function utf8ContentType(res: ResponseState): void {
     res.setHeader('Content-Type', TEXT_HTML);
   } else if (type !== TEXT_HTML && type !== APPLICATION_JSON && typeof type === 'string') {
     // The two values send() and json() set themselves are final already.
-    res.setHeader('Content-Type', setCharset(type));
+    const withCharset = setCharset(type);
+    if (withCharset !== type) res.setHeader('Content-Type', withCharset);
   }
 }
 
