@@ -4,8 +4,10 @@
 import type { ServerResponse } from 'node:http';
 import { legacyApplication, v4Application } from './legacy-application';
 import { legacyRequest, v4Request } from './legacy-request';
+import { oldResponseForms } from './legacy-response';
 import { makeV4Compiler } from './router/path-v4';
 import { compileV5Path } from './router/path-v5';
+import type { UrlencodedDefaults } from './middleware/urlencoded';
 import type { RouterProfile } from './router/router';
 
 export interface Profile extends RouterProfile {
@@ -18,6 +20,8 @@ export interface Profile extends RouterProfile {
   response: PropertyDescriptorMap;
   /** Application members this generation adds. */
   application: PropertyDescriptorMap;
+  /** `urlencoded()` without `extended`: its default, and the warning v4 prints. */
+  urlencoded: UrlencodedDefaults;
 }
 
 /** Child params win; a child's numeric captures come after the parent's. */
@@ -62,6 +66,7 @@ export const v5: Profile = {
   request: {},
   response: {},
   application: {},
+  urlencoded: { extended: false },
 };
 
 /**
@@ -88,8 +93,9 @@ export const v4: Profile = {
   mergeParams,
   queryParser: 'extended',
   request: v4Request,
-  response: {},
+  response: oldResponseForms(true),
   application: v4Application,
+  urlencoded: { extended: true, deprecation: 'undefined extended: provide extended option' },
 };
 
 export const legacy: Profile = {
@@ -100,6 +106,6 @@ export const legacy: Profile = {
   mountSeparators: '/.',
   paramFactories: true,
   request: legacyRequest,
-  response: {},
+  response: oldResponseForms(false),
   application: legacyApplication,
 };
