@@ -55,3 +55,51 @@ export type RouteParameters<Path extends string> = string extends Path ? ParamsD
 
 /** The params type of a path argument. */
 export type ParamsOf<Path extends string> = RouteParameters<Path>;
+
+// ---- v4 / legacy syntax: `:name`, `:name?`, `:name(regex)`, `*` (numbered) ----
+
+/** Skips a `(...)` group (with nesting) at the front of S. */
+type SkipGroup<S extends string, D extends unknown[] = []> = S extends `${infer C}${infer R}`
+  ? C extends '\\'
+    ? R extends `${string}${infer R2}`
+      ? SkipGroup<R2, D>
+      : ''
+    : C extends '('
+      ? SkipGroup<R, [...D, 0]>
+      : C extends ')'
+        ? D extends [unknown]
+          ? R
+          : SkipGroup<R, Pop<D>>
+        : SkipGroup<R, D>
+  : '';
+
+/** After a v4 name: an optional `(regex)`, then `?` (optional) or `*` (star). */
+type V4Suffix<S extends string> = S extends `(${string}` ? V4Modifier<SkipGroup<S>> : V4Modifier<S>;
+type V4Modifier<S extends string> = S extends `?${infer R}` ? [true, R] : S extends `*${infer R}` ? [false, R] : [false, S];
+
+type V4Scan<S extends string, Stars extends unknown[] = [], Acc = unknown> = S extends `${infer C}${infer R}`
+  ? C extends '\\'
+    ? R extends `${string}${infer R2}`
+      ? V4Scan<R2, Stars, Acc>
+      : Acc
+    : C extends ':'
+      ? ReadIdent<R, ''> extends [infer N extends string, infer Rest extends string]
+        ? V4Suffix<Rest> extends [infer Opt extends boolean, infer After extends string]
+          ? V4Scan<After, Stars, Acc & Param<N, string, Opt>>
+          : Acc
+        : Acc
+      : C extends '*'
+        ? V4Scan<R, [...Stars, 0], Acc & { [K in `${Stars['length']}`]: string }>
+        : C extends '('
+          ? V4Scan<SkipGroup<S>, [...Stars, 0], Acc & { [K in `${Stars['length']}`]: string }>
+          : V4Scan<R, Stars, Acc>
+  : Acc;
+
+/** The parameters of a v4/legacy route path: `'/users/:id?'` gives `{ id?: string }`, `'*'` gives `{ 0: string }`. */
+export type RouteParametersV4<Path extends string> = string extends Path ? ParamsDictionary : Simplify<V4Scan<Path>>;
+
+/** The path syntaxes the generations speak. */
+export type PathSyntax = 'v5' | 'v4';
+
+/** The params type of a path argument, per syntax. */
+export type ParamsOfSyntax<Path extends string, S extends PathSyntax> = S extends 'v4' ? RouteParametersV4<Path> : RouteParameters<Path>;
