@@ -3,6 +3,11 @@
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { type App, applicationMembers, type FrameworkParts } from './application';
+import { json } from './middleware/json';
+import { raw } from './middleware/raw';
+import { serveStatic } from './middleware/static';
+import { text } from './middleware/text';
+import { createUrlencoded } from './middleware/urlencoded';
 import type { Profile } from './profile';
 import { requestMembers } from './request';
 import { responseMembers } from './response';
@@ -26,6 +31,11 @@ export interface Framework {
   response: object;
   Router: (options?: RouterOptions) => unknown;
   Route: typeof Route;
+  json: typeof json;
+  urlencoded: ReturnType<typeof createUrlencoded>;
+  raw: typeof raw;
+  text: typeof text;
+  static: typeof serveStatic;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -70,5 +80,10 @@ export function createFramework(profile: Profile): Framework {
     return createRouter(routerProto, options);
   };
   framework.Route = Route;
+  framework.json = json;
+  framework.urlencoded = createUrlencoded(profile.urlencoded);
+  framework.raw = raw;
+  framework.text = text;
+  framework.static = serveStatic;
   return framework;
 }

@@ -24,6 +24,12 @@ declare namespace trestle {
   export type ParamHandler = T.ParamHandler;
   export type SendFileOptions = T.SendFileOptions;
   export type EngineCallback = T.EngineCallback;
+  export type BodyParserOptions = T.BodyParserOptions;
+  export type JsonOptions = T.JsonOptions;
+  export type UrlencodedOptions = T.UrlencodedOptions;
+  export type RawOptions = T.RawOptions;
+  export type TextOptions = T.TextOptions;
+  export type StaticOptions = T.StaticOptions;
 }
 
 export = trestle;

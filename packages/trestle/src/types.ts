@@ -509,4 +509,84 @@ export interface Trestle {
   /** Creates a router: `trestle.Router({ mergeParams: true })`. */
   Router(options?: RouterOptions): Router;
   Route: RouteConstructor;
+  /** Parses JSON bodies into `req.body`. */
+  json(options?: JsonOptions): RequestHandler;
+  /** Parses `application/x-www-form-urlencoded` bodies into `req.body`. */
+  urlencoded(options?: UrlencodedOptions): RequestHandler;
+  /** Reads bodies into `req.body` as a Buffer. */
+  raw(options?: RawOptions): RequestHandler;
+  /** Reads bodies into `req.body` as a string. */
+  text(options?: TextOptions): RequestHandler;
+  /** Serves the files under `root`. */
+  static(root: string, options?: StaticOptions): RequestHandler;
+}
+
+/** Options every body parser (`json`, `urlencoded`, `raw`, `text`) takes. */
+export interface BodyParserOptions {
+  /** Largest body accepted (after inflating): bytes, or a string such as `'1mb'`. Default `'100kb'`. */
+  limit?: number | string | undefined;
+  /** Inflate gzip, deflate and br bodies; when false they are refused with 415. Default true. */
+  inflate?: boolean | undefined;
+  /** Which requests to parse: a type-is pattern (`'json'`, `'text/*'`, `'application/*+json'`), a list, or a predicate. */
+  type?: string | string[] | ((req: http.IncomingMessage) => unknown) | undefined;
+  /** Sees the raw body before it is parsed; throw to refuse it (403 `entity.verify.failed`). */
+  verify?(req: Request, res: Response, buf: Buffer, encoding: string | null): void;
+}
+
+export interface JsonOptions extends BodyParserOptions {
+  /** Accept only objects and arrays at the top level. Default true. */
+  strict?: boolean | undefined;
+  /** Passed to `JSON.parse` as its second argument. */
+  reviver?: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
+  /** Charset when the request names none. Default `'utf-8'`. */
+  defaultCharset?: string | undefined;
+}
+
+export interface UrlencodedOptions extends BodyParserOptions {
+  /** Parse nested objects and arrays (`a[b]=1`) with `qs`. Default false. */
+  extended?: boolean | undefined;
+  /** Most `&`-separated parameters accepted (413 `parameters.too.many` beyond). Default 1000. */
+  parameterLimit?: number | undefined;
+  /** Deepest nesting with `extended` (400 beyond). Default 32. */
+  depth?: number | undefined;
+  /** Charset when the request names none: `'utf-8'` or `'iso-8859-1'`. Default `'utf-8'`. */
+  defaultCharset?: 'utf-8' | 'iso-8859-1' | undefined;
+  /** Let a `utf8=✓` parameter choose the charset. Default false. */
+  charsetSentinel?: boolean | undefined;
+  /** Decode `&#9786;`-style entities in iso-8859-1 forms. Default false. */
+  interpretNumericEntities?: boolean | undefined;
+}
+
+export interface RawOptions extends BodyParserOptions {}
+
+export interface TextOptions extends BodyParserOptions {
+  /** Charset when the request names none. Default `'utf-8'`. */
+  defaultCharset?: string | undefined;
+}
+
+export interface StaticOptions {
+  /** Answer `Range` requests (206/416) and send `Accept-Ranges`. Default true. */
+  acceptRanges?: boolean | undefined;
+  /** Send `Cache-Control`. Default true. */
+  cacheControl?: boolean | undefined;
+  /** Paths with a segment starting with a dot: `'ignore'` (404), `'deny'` (403) or `'allow'`. Default `'ignore'`. */
+  dotfiles?: 'allow' | 'deny' | 'ignore' | undefined;
+  /** Send a weak `ETag`. Default true. */
+  etag?: boolean | undefined;
+  /** Extensions to try when a file is not found, such as `['html', 'htm']`. Default false. */
+  extensions?: string[] | string | false | undefined;
+  /** 404/405 and other client errors call `next()` (true) or `next(err)` (false). Default true. */
+  fallthrough?: boolean | undefined;
+  /** Add `immutable` to `Cache-Control`. Default false. */
+  immutable?: boolean | undefined;
+  /** The file served for a directory, a list tried in order, or false. Default `'index.html'`. */
+  index?: string[] | string | false | undefined;
+  /** Send `Last-Modified`. Default true. */
+  lastModified?: boolean | undefined;
+  /** `Cache-Control` max-age, in milliseconds or an `ms` string such as `'1d'`. Default 0. */
+  maxAge?: number | string | undefined;
+  /** Redirect a directory to its path with a trailing slash. Default true. */
+  redirect?: boolean | undefined;
+  /** Called with the file about to be sent, to set headers synchronously. */
+  setHeaders?: ((res: Response, path: string, stat: import('node:fs').Stats) => void) | undefined;
 }

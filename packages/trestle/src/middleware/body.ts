@@ -1,0 +1,367 @@
+// What json, urlencoded, raw and text share: whether to read a request at
+// all, reading its body within the limit (inflating gzip, deflate and br on
+// the way, with the limit counted on the inflated bytes so a small compressed
+// bomb is stopped early), `verify`, decoding the charset and parsing.
+//
+// The event listeners are module-level functions that find their request's
+// state through a symbol: reading a body allocates one state object, not a
+// set of closures.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transform } from 'node:stream';
+import * as zlib from 'node:zlib';
+import bytes from 'bytes';
+import * as contentType from 'content-type';
+import iconv from 'iconv-lite';
+import onFinished from 'on-finished';
+import typeis from 'type-is';
+import { createHttpError, type HttpError, withStatus } from './errors';
+
+type Next = (err?: unknown) => void;
+type Req = IncomingMessage & { body?: unknown; [kState]?: BodyState };
+type Inflater = Transform & { [kState]?: BodyState };
+
+export type VerifyFn = (req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: string | null) => void;
+export type TypeOption = string | string[] | ((req: IncomingMessage) => unknown);
+
+/** The options every body parser takes. */
+export interface CommonOptions {
+  limit?: number | string | null;
+  inflate?: boolean;
+  type?: TypeOption;
+  verify?: VerifyFn | false | null;
+}
+
+/** One parser, settled when it is created. */
+export interface ParserConfig {
+  limit: number;
+  inflate: boolean;
+  verify: VerifyFn | undefined;
+  matches: (req: IncomingMessage) => boolean;
+  /** The charset to decode with, `null` to keep the Buffer; throws a 415 error for one it refuses. */
+  charsetOf: (req: IncomingMessage) => string | null;
+  /** Turns the decoded body into `req.body`; throws for a malformed one. */
+  parse: (body: string & Buffer, charset: string | null) => unknown;
+}
+
+const kState = Symbol('trestle.body');
+
+/** `limit`, `inflate`, `type` and `verify`, checked and compiled once. */
+export function commonConfig(options: CommonOptions, defaultType: string): Pick<ParserConfig, 'limit' | 'inflate' | 'verify' | 'matches'> {
+  const limit = typeof options.limit === 'number' ? options.limit : bytes.parse(options.limit || '100kb');
+  if (limit === null || Number.isNaN(limit)) throw new TypeError(`option limit ${JSON.stringify(options.limit)} is invalid`);
+  const verify = options.verify || undefined;
+  if (verify !== undefined && typeof verify !== 'function') throw new TypeError('option verify must be function');
+  return { limit, inflate: options.inflate !== false, verify, matches: typeMatcher(options.type || defaultType) };
+}
+
+function typeMatcher(type: TypeOption): (req: IncomingMessage) => boolean {
+  if (typeof type === 'function') return (req) => Boolean(type(req));
+  const types = Array.isArray(type) ? type : [type];
+  return (req) => Boolean(typeis(req, types));
+}
+
+/** The lower-cased `charset` parameter of `Content-Type`, if it parses. */
+export function requestCharset(req: IncomingMessage): string | undefined {
+  const header = req.headers['content-type'];
+  if (header === undefined) return undefined;
+  try {
+    return contentType.parse(header).parameters.charset?.toLowerCase() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function unsupportedCharset(charset: string): HttpError {
+  return createHttpError(415, `unsupported charset "${charset.toUpperCase()}"`, { charset, type: 'charset.unsupported' });
+}
+
+/** The middleware: skips requests it should not read, else reads, verifies and parses. */
+export function createParser(config: ParserConfig) {
+  return function bodyParser(req: Req, res: ServerResponse, next: Next): void {
+    // A body already read (by another parser) leaves the request finished.
+    if (onFinished.isFinished(req)) {
+      next();
+      return;
+    }
+    if (!('body' in req)) req.body = undefined;
+    if (!typeis.hasBody(req) || !config.matches(req)) {
+      next();
+      return;
+    }
+    let charset: string | null;
+    try {
+      charset = config.charsetOf(req);
+    } catch (err) {
+      settle(req, err, next);
+      return;
+    }
+    read(req, res, next, config, charset);
+  };
+}
+
+const inflaters: Record<string, () => Transform> = Object.assign(Object.create(null) as Record<string, () => Transform>, {
+  gzip: () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+});
+// zstd exists from Node 22.15 on.
+const zstd = (zlib as unknown as { createZstdDecompress?: () => Transform }).createZstdDecompress;
+if (typeof zstd === 'function') inflaters.zstd = () => zstd();
+
+/** Per-request reading state; listeners reach it through `source[kState]`. */
+class BodyState {
+  chunks: Buffer[] = [];
+  /** Bytes of body (after inflating). */
+  received = 0;
+  /** Bytes on the wire, counted only while inflating. */
+  wire = 0;
+  settled = false;
+  constructor(
+    readonly req: Req,
+    readonly res: ServerResponse,
+    readonly next: Next,
+    readonly config: ParserConfig,
+    readonly charset: string | null,
+    /** The declared `Content-Length` of an uncompressed body. */
+    readonly length: number | undefined,
+    readonly inflater: Inflater | undefined,
+  ) {}
+}
+
+function read(req: Req, res: ServerResponse, next: Next, config: ParserConfig, charset: string | null): void {
+  const encoding = (req.headers['content-encoding'] || 'identity').toLowerCase();
+  let inflater: Inflater | undefined;
+  if (encoding !== 'identity') {
+    if (!config.inflate) {
+      settle(req, createHttpError(415, 'content encoding unsupported', { encoding, type: 'encoding.unsupported' }), next);
+      return;
+    }
+    const make = inflaters[encoding];
+    if (make === undefined) {
+      settle(req, createHttpError(415, `unsupported content encoding "${encoding}"`, { encoding, type: 'encoding.unsupported' }), next);
+      return;
+    }
+    inflater = make();
+  }
+  // The declared length of a compressed body says nothing about its inflated size.
+  const length = inflater === undefined ? declaredLength(req) : undefined;
+  const error = precheck(req, config, charset, length);
+  if (error !== undefined) {
+    settle(req, error, next);
+    return;
+  }
+  const state = new BodyState(req, res, next, config, charset, length, inflater);
+  req[kState] = state;
+  listen(req, requestListeners);
+  if (inflater === undefined) {
+    listen(req, plainBodyListeners);
+    return;
+  }
+  inflater[kState] = state;
+  listen(inflater, inflaterListeners);
+  listen(req, compressedBodyListeners);
+}
+
+type Listener = (...args: never[]) => void;
+type Listeners = ReadonlyArray<readonly [string, Listener]>;
+
+/** The request's end, however it comes. */
+const requestListeners: Listeners = [
+  ['aborted', onAborted],
+  ['close', onClose],
+  ['error', onError],
+];
+/** An uncompressed body is read from the request itself. */
+const plainBodyListeners: Listeners = [
+  ['data', onData],
+  ['end', onEnd],
+];
+/** A compressed one flows from the request into the inflater, and is read from there. */
+const compressedBodyListeners: Listeners = [
+  ['data', onWireData],
+  ['end', onWireEnd],
+];
+const inflaterListeners: Listeners = [...plainBodyListeners, ['error', onError], ['drain', onInflaterDrain]];
+
+type EmitterListener = (...args: unknown[]) => void;
+
+function listen(emitter: Req | Inflater, listeners: Listeners): void {
+  for (const [event, listener] of listeners) emitter.on(event, listener as EmitterListener);
+}
+
+function unlisten(emitter: Req | Inflater, listeners: Listeners): void {
+  for (const [event, listener] of listeners) emitter.removeListener(event, listener as EmitterListener);
+}
+
+/** What can be refused before a byte is read. */
+function precheck(req: Req, config: ParserConfig, charset: string | null, length: number | undefined): HttpError | undefined {
+  if (req.readableEncoding) return createHttpError(500, 'stream encoding should not be set', { type: 'stream.encoding.set' });
+  if (!req.readable) return createHttpError(500, 'stream is not readable', { type: 'stream.not.readable' });
+  if (length !== undefined && length > config.limit) {
+    return createHttpError(413, 'request entity too large', { expected: length, length, limit: config.limit, type: 'entity.too.large' });
+  }
+  if (charset !== null && !iconv.encodingExists(charset)) return unsupportedCharset(charset);
+  return undefined;
+}
+
+function declaredLength(req: IncomingMessage): number | undefined {
+  const value = req.headers['content-length'];
+  if (value === undefined) return undefined;
+  const n = parseInt(value, 10);
+  return Number.isNaN(n) ? undefined : n;
+}
+
+function onData(this: Req | Inflater, chunk: Buffer): void {
+  const state = this[kState]!;
+  if (state.settled) return;
+  state.received += chunk.length;
+  if (state.received > state.config.limit) {
+    fail(state, createHttpError(413, 'request entity too large', { limit: state.config.limit, received: state.received, type: 'entity.too.large' }));
+    return;
+  }
+  state.chunks.push(chunk);
+}
+
+/**
+ * Compressed bytes, on their way to the inflater. A body whose compressed
+ * form is already over the limit is refused too (with room for deflate's
+ * small overhead on incompressible data), so a stream of empty gzip members
+ * cannot keep the connection reading for ever.
+ */
+function onWireData(this: Req, chunk: Buffer): void {
+  const state = this[kState]!;
+  if (state.settled) return;
+  state.wire += chunk.length;
+  const limit = state.config.limit;
+  if (state.wire > limit + Math.ceil(limit / 1024) + 1024) {
+    fail(state, createHttpError(413, 'request entity too large', { limit, received: state.wire, type: 'entity.too.large' }));
+    return;
+  }
+  if (!state.inflater!.write(chunk)) this.pause();
+}
+
+function onInflaterDrain(this: Inflater): void {
+  const state = this[kState]!;
+  if (!state.settled) state.req.resume();
+}
+
+function onWireEnd(this: Req): void {
+  const state = this[kState]!;
+  if (!state.settled) state.inflater!.end();
+}
+
+function onEnd(this: Req | Inflater): void {
+  const state = this[kState]!;
+  if (state.settled) return;
+  if (state.length !== undefined && state.received !== state.length) {
+    fail(state, createHttpError(400, 'request size did not match content length', {
+      expected: state.length,
+      length: state.length,
+      received: state.received,
+      type: 'request.size.invalid',
+    }));
+    return;
+  }
+  state.settled = true;
+  release(state);
+  const buf = state.chunks.length === 1 ? state.chunks[0]! : Buffer.concat(state.chunks, state.received);
+  state.chunks = [];
+  finish(state, buf);
+}
+
+function onAborted(this: Req): void {
+  const state = this[kState]!;
+  if (!state.settled) fail(state, abortedError(state));
+}
+
+/** `close` before the whole body came: the client went away. */
+function onClose(this: Req): void {
+  const state = this[kState]!;
+  if (!state.settled && !this.complete) fail(state, abortedError(state));
+}
+
+function onError(this: Req | Inflater, err: Error): void {
+  const state = this[kState]!;
+  if (state.settled) return;
+  if (!state.req.complete && (err as NodeJS.ErrnoException).code === 'ECONNRESET') fail(state, abortedError(state));
+  else fail(state, withStatus(err, 400));
+}
+
+function abortedError(state: BodyState): HttpError {
+  return createHttpError(400, 'request aborted', {
+    code: 'ECONNABORTED',
+    expected: state.length ?? null,
+    length: state.length ?? null,
+    received: state.received,
+    type: 'request.aborted',
+  });
+}
+
+/** Stops listening; the inflater, if any, is done with. */
+function release(state: BodyState): void {
+  const { req, inflater } = state;
+  unlisten(req, requestListeners);
+  req[kState] = undefined;
+  if (inflater === undefined) {
+    unlisten(req, plainBodyListeners);
+    return;
+  }
+  unlisten(req, compressedBodyListeners);
+  unlisten(inflater, inflaterListeners);
+  // A late error from the destroyed inflater must find a listener.
+  inflater.on('error', ignore);
+  inflater.destroy();
+}
+
+function ignore(): void {}
+
+function fail(state: BodyState, err: unknown): void {
+  state.settled = true;
+  state.chunks = [];
+  release(state);
+  settle(state.req, err, state.next);
+}
+
+/**
+ * Hands `err` on once the request is over. The rest of the body is read and
+ * dropped, never kept, so the answer to a refused body reaches a client that
+ * is still sending and the connection stays usable.
+ */
+function settle(req: Req, err: unknown, next: Next): void {
+  if (onFinished.isFinished(req)) {
+    next(err);
+    return;
+  }
+  req.resume();
+  onFinished(req, () => next(err));
+}
+
+/** verify, decode, parse: the body is complete. */
+function finish(state: BodyState, buf: Buffer): void {
+  const { req, res, next, config, charset } = state;
+  if (config.verify !== undefined) {
+    try {
+      config.verify(req, res, buf, charset);
+    } catch (err) {
+      next(withStatus(err, 403, { body: buf, type: 'entity.verify.failed' }));
+      return;
+    }
+  }
+  const body = charset === null ? buf : decode(buf, charset);
+  try {
+    req.body = config.parse(body as string & Buffer, charset);
+  } catch (err) {
+    next((err as HttpError).type !== undefined ? err : withStatus(err, 400, { body, type: 'entity.parse.failed' }));
+    return;
+  }
+  next();
+}
+
+/** UTF-8 without iconv (and without its byte-order mark); other charsets through iconv-lite. */
+function decode(buf: Buffer, charset: string): string {
+  if (charset === 'utf-8' || charset === 'utf8') {
+    const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
+    return buf.toString('utf8', bom ? 3 : 0);
+  }
+  return iconv.decode(buf, charset);
+}

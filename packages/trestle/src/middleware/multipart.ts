@@ -1,0 +1,130 @@
+// multipart/form-data bodies for the legacy generation's `bodyParser()`:
+// fields into `req.body`, each uploaded file written to a temporary file and
+// described in `req.files` by a File object (`size`, `path`, `name`, `type`,
+// `hash`, `lastModifiedDate`), as Express 3 apps read them. Parsing is
+// busboy's, the field's multipart parser (multer uses it too).
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream, unlink } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import busboy from 'busboy';
+import bytes from 'bytes';
+import onFinished from 'on-finished';
+import qs from 'qs';
+import typeis from 'type-is';
+import { createHttpError } from './errors';
+
+export interface MultipartOptions {
+  /** Most bytes of the whole body, files included (`'100mb'` style or a number). Default 100mb. */
+  limit?: string | number;
+  /** Where uploads are written. Default: the OS temporary directory. */
+  uploadDir?: string;
+  /** Keep the uploaded file's extension on the temporary file. */
+  keepExtensions?: boolean;
+  /** Compute a digest of each file into `file.hash`. */
+  hash?: 'md5' | 'sha1' | false;
+}
+
+/** An uploaded file. */
+export class File {
+  constructor(
+    /** The form field it came in. */
+    readonly fieldName: string,
+    /** The temporary file holding it. */
+    readonly path: string,
+    /** The name the client gave it. */
+    readonly name: string,
+    /** Its media type, as the client declared it. */
+    readonly type: string,
+    readonly size: number,
+    /** Hex digest when the `hash` option asked for one, else null. */
+    readonly hash: string | null,
+    readonly lastModifiedDate: Date,
+  ) {}
+}
+
+type Req = IncomingMessage & { body?: unknown; files?: Record<string, File | File[]> };
+type Next = (err?: unknown) => void;
+
+/** Adds to a map of name -> value, making repeats into arrays. */
+function add<T>(map: Record<string, T | T[]>, name: string, value: T): void {
+  const prior = map[name];
+  if (prior === undefined) map[name] = value;
+  else if (Array.isArray(prior)) prior.push(value);
+  else map[name] = [prior, value];
+}
+
+export function multipart(options: MultipartOptions = {}) {
+  const limit = typeof options.limit === 'number' ? options.limit : (bytes.parse(options.limit ?? '100mb') ?? 100 * 1024 * 1024);
+  const uploadDir = options.uploadDir ?? tmpdir();
+
+  return function multipartParser(req: Req, _res: ServerResponse, next: Next): void {
+    req.files ??= {};
+    req.body ??= {};
+    // A body another parser already read leaves the request finished.
+    if (onFinished.isFinished(req) || !typeis.hasBody(req) || !typeis(req, ['multipart/form-data'])) return next();
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { fileSize: limit } });
+    } catch (err) {
+      return next(createHttpError(400, (err as Error).message, { type: 'multipart.parse.failed' }));
+    }
+    const fields: string[] = [];
+    const files: Record<string, File | File[]> = {};
+    const written: string[] = [];
+    let pending = 0;
+    let received = 0;
+    let parsed = false;
+    let failed = false;
+
+    const fail = (err: unknown): void => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      req.resume();
+      for (const path of written) unlink(path, () => undefined);
+      next(err);
+    };
+    const finish = (): void => {
+      if (failed || !parsed || pending !== 0) return;
+      req.body = qs.parse(fields.join('&'), { allowPrototypes: true });
+      Object.assign(req.files!, files);
+      next();
+    };
+
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) fail(createHttpError(413, 'request entity too large', { type: 'entity.too.large', limit, length: received }));
+    });
+    req.on('aborted', () => fail(createHttpError(400, 'request aborted', { type: 'request.aborted', code: 'ECONNABORTED' })));
+
+    parser.on('field', (name, value) => fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
+    parser.on('file', (name, stream, info) => {
+      const path = join(uploadDir, `trestle-${randomUUID()}${options.keepExtensions ? extname(info.filename ?? '') : ''}`);
+      written.push(path);
+      pending++;
+      const digest = options.hash ? createHash(options.hash) : null;
+      let size = 0;
+      const out = createWriteStream(path);
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        digest?.update(chunk);
+      });
+      stream.on('limit', () => fail(createHttpError(413, 'request entity too large', { type: 'entity.too.large', limit })));
+      out.on('error', fail);
+      out.on('finish', () => {
+        pending--;
+        add(files, name, new File(name, path, info.filename ?? '', info.mimeType, size, digest ? digest.digest('hex') : null, new Date()));
+        finish();
+      });
+      stream.pipe(out);
+    });
+    parser.on('error', (err: Error) => fail(createHttpError(400, err.message, { type: 'multipart.parse.failed' })));
+    parser.on('close', () => {
+      parsed = true;
+      finish();
+    });
+    req.pipe(parser);
+  };
+}

@@ -1,0 +1,116 @@
+// `trestle.static(root, options)`: the files under `root`. `send` does the
+// file work (safe path resolution, conditional GET, ranges, caching headers);
+// this layer decides what reaches it (GET and HEAD), turns directories into
+// redirects, and chooses between `next()` and `next(err)` (`fallthrough`).
+//
+// Listeners are module-level functions that find their request through the
+// send stream, so serving a file creates no closures of ours.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import encodeUrl from 'encodeurl';
+import escapeHtml from 'escape-html';
+import send from 'send';
+import { getPathname, getProtohost } from '../router/url';
+import type { StaticOptions } from '../types';
+import { optionsObject } from './options';
+
+type Next = (err?: unknown) => void;
+type Req = IncomingMessage & { originalUrl?: string };
+
+interface Serving {
+  req: Req;
+  next: Next;
+  /** Client errors become `next(err)`: always without fallthrough, and once a file was found. */
+  forwardError: boolean;
+}
+
+const kServing = Symbol('trestle.static');
+type Stream = send.SendStream & { [kServing]: Serving };
+
+export function serveStatic(root: string, options?: StaticOptions | null) {
+  if (!root) throw new TypeError('root path required');
+  if (typeof root !== 'string') throw new TypeError('root path must be a string');
+  const opts = optionsObject(options);
+  const fallthrough = opts.fallthrough !== false;
+  const onDirectory = opts.redirect !== false ? redirectToSlash : directoryNotFound;
+  const setHeaders = opts.setHeaders;
+  if (setHeaders !== undefined && setHeaders !== null && typeof setHeaders !== 'function') {
+    throw new TypeError('option setHeaders must be function');
+  }
+  const sendOptions: send.SendOptions = {
+    acceptRanges: opts.acceptRanges,
+    cacheControl: opts.cacheControl,
+    dotfiles: opts.dotfiles ?? 'ignore',
+    etag: opts.etag,
+    extensions: opts.extensions,
+    immutable: opts.immutable,
+    index: opts.index,
+    lastModified: opts.lastModified,
+    maxAge: opts.maxAge ?? 0,
+    root: resolve(root),
+  };
+
+  return function serveStatic(req: Req, res: ServerResponse, next: Next): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (fallthrough) {
+        next();
+        return;
+      }
+      res.statusCode = 405;
+      res.setHeader('Allow', 'GET, HEAD');
+      res.setHeader('Content-Length', '0');
+      res.end();
+      return;
+    }
+    let path = getPathname(req.url!);
+    // At the mount point itself (`/static`, no slash) send must see "" to redirect to `/static/`.
+    if (path === '/' && !getPathname(req.originalUrl ?? req.url!).endsWith('/')) path = '';
+    const stream = send(req, path, sendOptions) as Stream;
+    stream[kServing] = { req, next, forwardError: !fallthrough };
+    stream.on('directory', onDirectory);
+    if (setHeaders) stream.on('headers', setHeaders);
+    if (fallthrough) stream.on('file', fileFound);
+    stream.on('error', forward);
+    stream.pipe(res);
+  };
+}
+
+function fileFound(this: Stream): void {
+  this[kServing].forwardError = true;
+}
+
+function forward(this: Stream, err: { statusCode?: number }): void {
+  const serving = this[kServing];
+  if (serving.forwardError || !((err.statusCode ?? 500) < 500)) serving.next(err);
+  else serving.next();
+}
+
+function directoryNotFound(this: Stream): void {
+  this.error(404);
+}
+
+/** `/docs` is a directory: 301 to `/docs/`, keeping the query string. */
+function redirectToSlash(this: Stream, res: ServerResponse): void {
+  if (this.hasTrailingSlash()) {
+    this.error(404);
+    return;
+  }
+  const url = this[kServing].req.originalUrl ?? this[kServing].req.url!;
+  const q = url.indexOf('?');
+  // Leading slashes collapse to one: `//evil.example/` must not become a protocol-relative Location.
+  // An absolute-form request (`GET http://host/docs`) keeps its scheme and host.
+  const pathname = getPathname(url).replace(/^\/\/+/, '/');
+  const location = encodeUrl(`${getProtohost(url)}${pathname}/${q === -1 ? '' : url.slice(q)}`);
+  const doc = htmlDocument('Redirecting', `Redirecting to ${escapeHtml(location)}`);
+  res.statusCode = 301;
+  res.setHeader('Content-Type', 'text/html; charset=UTF-8');
+  res.setHeader('Content-Length', Buffer.byteLength(doc));
+  res.setHeader('Content-Security-Policy', "default-src 'none'");
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Location', location);
+  res.end(doc);
+}
+
+function htmlDocument(title: string, body: string): string {
+  return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>${title}</title>\n</head>\n<body>\n<pre>${body}</pre>\n</body>\n</html>\n`;
+}
