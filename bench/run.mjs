@@ -8,7 +8,7 @@ import scenarioData from './scenarios.js';
 import { parseOptions } from './lib/options.mjs';
 import { pinningProblem, pin, LOAD_CPU, SERVER_CPU } from './lib/cpu.mjs';
 import { hasWrk, loadGenerator } from './lib/load.mjs';
-import { runScenario } from './lib/run-scenario.mjs';
+import { runScenario, plannedRows } from './lib/run-scenario.mjs';
 import { addRatios, scenarioTable } from './lib/report.mjs';
 import { goalsTable } from './lib/goals.mjs';
 
@@ -28,9 +28,15 @@ function versions() {
   return found;
 }
 
-function writeResults(file, results) {
+// The raw figures as JSON, and the tables as markdown beside them (same
+// name, .md) for pasting into docs/PERFORMANCE.md.
+function writeResults(file, results, tables) {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  const { date, mode, tool, connections, warmup, rounds, duration, placement, node, cpu, seconds } = results.meta;
+  const header = `Run of ${date} (${mode}${seconds ? `, ${seconds}s` : ''}): node ${node} on ${cpu}; ${tool}, ` +
+    `${connections} connections, warm-up ${warmup}s, median of ${rounds} round(s) of ${duration}s; ${placement}.`;
+  writeFileSync(file.replace(/(\.json)?$/, '.md'), [header, ...tables].join('\n\n') + '\n');
 }
 
 async function main() {
@@ -54,11 +60,13 @@ async function main() {
     ? `not pinned (${pinProblem}): server and load generator share the CPUs`
     : `server on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)`;
 
-  const pairs = options.scenarios.length * options.frameworks.length;
-  const estimate = pairs * (options.warmup + options.rounds * options.duration) + options.scenarios.length * 2;
+  const rows = options.scenarios.reduce((sum, name) =>
+    sum + plannedRows(scenarioData.scenarios[name], options.frameworks).filter((row) => row.status === 'pending').length, 0);
+  // Per row: warm-up, rounds and a little slack; per scenario: server start-up.
+  const estimate = rows * (options.warmup + options.rounds * options.duration + 0.2) + options.scenarios.length * 1.5;
   log(`bench (${options.mode}): ${options.scenarios.join(', ')} × ${options.frameworks.join(', ')}`);
   log(`${options.tool}, ${options.connections} connections, warm-up ${options.warmup}s, ` +
-    `${options.rounds} round(s) of ${options.duration}s; ${placement}; about ${Math.ceil(estimate / 60)} min\n`);
+    `${options.rounds} round(s) of ${options.duration}s; ${placement}; about ${Math.round(estimate)}s\n`);
 
   const results = {
     meta: {
@@ -78,10 +86,11 @@ async function main() {
     scenarios: {},
   };
 
+  const tables = [];
   // A hard stop, whatever hangs: servers exit when our stdin pipes close.
   const deadline = setTimeout(() => {
     console.error(`bench: stopped after the ${options.deadline}s deadline; partial figures in ${options.out}`);
-    writeResults(options.out, results);
+    writeResults(options.out, results, tables);
     process.exit(1);
   }, options.deadline * 1000);
   deadline.unref();
@@ -93,14 +102,18 @@ async function main() {
     log(`${name}: ${scenario.about}`);
     results.scenarios[name] = await runScenario({ name, scenario, options, measure, pinned: !pinProblem, log });
     addRatios(name, results.scenarios);
-    log('\n' + scenarioTable(name, results.scenarios[name]) + '\n');
-    writeResults(options.out, results);
+    tables.push(scenarioTable(name, results.scenarios[name]));
+    log('\n' + tables.at(-1) + '\n');
+    writeResults(options.out, results, tables);
   }
-  const goals = goalsTable(results.scenarios);
-  results.goals = goals.checks;
   results.meta.seconds = Math.round((Date.now() - started) / 1000);
-  writeResults(options.out, results);
-  log(goals.text + '\n');
+  if (options.frameworks.includes('trestle')) {
+    const goals = goalsTable(results.scenarios);
+    results.goals = goals.checks;
+    tables.push(goals.text);
+    log(goals.text + '\n');
+  }
+  writeResults(options.out, results, tables);
   log(`done in ${results.meta.seconds}s; raw figures in ${path.relative(process.cwd(), options.out)}`);
 }
 

@@ -4,11 +4,14 @@ import scenarioData from '../scenarios.js';
 export const FRAMEWORKS = ['node', 'trestle', 'express5', 'express4', 'fastify', 'hono', 'koa', 'polka'];
 export const SCENARIOS = Object.keys(scenarioData.scenarios);
 
-// Sized so that the full suite (about 62 framework/scenario pairs) stays
-// under ~8 minutes by default and under a minute with --quick.
+// Sized so that the full suite (60 framework/scenario rows) stays under ~8
+// minutes by default and under a minute with --quick. Many short rounds give
+// a steadier median than a few long ones on a shared, noisy machine.
+// retryShare: how many disturbed rounds may be measured again, as a share of
+// all rounds; deadline: a hard stop for the whole run.
 const PRESETS = {
-  default: { warmup: 1, rounds: 3, duration: 1.5, deadline: 15 * 60 },
-  quick: { warmup: 0.3, rounds: 1, duration: 0.4, deadline: 4 * 60 },
+  default: { warmup: 0.5, rounds: 5, duration: 1, retryShare: 0.1, deadline: 15 * 60 },
+  quick: { warmup: 0.2, rounds: 1, duration: 0.25, retryShare: 0, deadline: 3 * 60 },
 };
 
 const HELP = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
@@ -18,9 +21,9 @@ const HELP = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [optio
   --frameworks a,b        frameworks to run: ${FRAMEWORKS.join(', ')}
   --tool autocannon|wrk   load generator (default autocannon; wrk only if on PATH)
   --connections N         concurrent connections (default 64)
-  --rounds N              measured rounds per framework (default 3, quick 1)
-  --duration S            seconds per round (default 1.5, quick 0.4)
-  --warmup S              warm-up seconds per server (default 1, quick 0.3)
+  --rounds N              measured rounds per framework (default 5, quick 1)
+  --duration S            seconds per round (default 1, quick 0.25)
+  --warmup S              warm-up seconds per server (default 0.5, quick 0.2)
   --no-pin                do not pin server and load generator to separate CPUs
   --out FILE              raw figures (default bench/results/latest.json)
   --help                  this text

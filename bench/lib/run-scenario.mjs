@@ -9,7 +9,7 @@ import { median } from './report.mjs';
 
 // The rows of a scenario's table: one per framework, or one per logger
 // variant where the scenario lists them (and n/a where it lists none).
-function plannedRows(scenario, frameworks) {
+export function plannedRows(scenario, frameworks) {
   return frameworks.flatMap((framework) => {
     const variants = scenario.variants ? scenario.variants[framework] : [null];
     const note = scenario.notes?.[framework];
@@ -41,6 +41,8 @@ export async function runScenario({ name, scenario, options, measure, pinned, lo
   const rows = plannedRows(scenario, options.frameworks);
   const load = { request: scenario.request, connections: options.connections };
   const live = () => rows.filter((row) => row.status === 'ok');
+  const began = Date.now();
+  const timing = {};
 
   // Servers start on every CPU at once (startup is not measured), then move to the server CPU.
   await Promise.all(rows.filter((row) => row.status === 'pending').map(async (row) => {
@@ -51,6 +53,7 @@ export async function runScenario({ name, scenario, options, measure, pinned, lo
       skip(row, `server failed to start: ${err.message}`, log);
     }
   }));
+  timing.startSeconds = (Date.now() - began) / 1000;
   try {
     for (const row of live()) {
       if (pinned) pin(row.server.pid, SERVER_CPU);
@@ -61,21 +64,19 @@ export async function runScenario({ name, scenario, options, measure, pinned, lo
       }
     }
     for (const row of live()) await measure({ port: row.server.port, seconds: options.warmup, ...load });
-    for (const row of live()) {
-      row.rounds = [];
-      row.retries = 0;
-    }
+    for (const row of live()) row.rounds = [];
+    // A round that other work on the machine disturbed is kept in the raw
+    // figures but measured again, within a budget that bounds the run's time.
+    let retries = Math.floor(live().length * options.rounds * options.retryShare);
     for (let round = 0; round < options.rounds; round++) {
       const order = live();
       const shift = round % order.length;
       for (const row of [...order.slice(shift), ...order.slice(0, shift)]) {
-        // A round that other work on the machine disturbed is kept in the raw
-        // figures but measured again, at most `rounds` extra times per row.
         let figures;
         do {
           figures = await measureRound(row, measure, options.duration, load);
           row.rounds.push(figures);
-        } while (figures.disturbed && row.retries++ < options.rounds);
+        } while (figures.disturbed && retries-- > 0);
       }
     }
     for (const row of live()) row.rssMB = rssMB(row.server.pid);
@@ -85,7 +86,8 @@ export async function runScenario({ name, scenario, options, measure, pinned, lo
 
   for (const row of live()) summarise(row);
   for (const row of rows) delete row.server;
-  return { about: scenario.about, rows };
+  timing.seconds = (Date.now() - began) / 1000;
+  return { about: scenario.about, ...timing, rows };
 }
 
 const percent = (share) => `${Math.round(share * 100)}%`;
