@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import request from 'supertest';
 import trestle from 'trestle';
+import trestleV4 from 'trestle/v4';
 import { asIs, echoApp, type Reported } from './middleware-helpers';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -124,5 +125,19 @@ describe('trestle.urlencoded()', () => {
       message: 'option defaultCharset must be either utf-8 or iso-8859-1',
     });
     assert.throws(() => trestle.urlencoded({ limit: 'lots' }), { name: 'TypeError', message: 'option limit "lots" is invalid' });
+  });
+
+  test('v4: extended defaults to true, and leaving it out prints the body-parser deprecation', async () => {
+    const warnings: string[] = [];
+    const onDeprecation = (err: Error & { namespace?: string }) => warnings.push(`${err.namespace}: ${err.message}`);
+    process.on('deprecation', onDeprecation);
+    try {
+      const app = echoApp(trestleV4.urlencoded());
+      trestleV4.urlencoded({ extended: false });
+      await request(app).post('/').type(FORM).send('a[b]=1').expect(200, parsed({ a: { b: '1' } }));
+    } finally {
+      process.removeListener('deprecation', onDeprecation);
+    }
+    assert.deepEqual(warnings, ['body-parser: undefined extended: provide extended option']);
   });
 });

@@ -200,7 +200,7 @@ function precheck(req: Req, config: ParserConfig, charset: string | null, length
   if (length !== undefined && length > config.limit) {
     return createHttpError(413, 'request entity too large', { expected: length, length, limit: config.limit, type: 'entity.too.large' });
   }
-  if (charset !== null && !iconv.encodingExists(charset)) return unsupportedCharset(charset);
+  if (charset !== null && charset !== 'utf-8' && !iconv.encodingExists(charset)) return unsupportedCharset(charset);
   return undefined;
 }
 
