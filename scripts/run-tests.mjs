@@ -24,7 +24,8 @@ if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...files], {
+// A test that hangs fails after a minute instead of holding CI until its deadline.
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=60000', ...files], {
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test' },
 });
