@@ -85,5 +85,6 @@ export function createFramework(profile: Profile): Framework {
   framework.raw = raw;
   framework.text = text;
   framework.static = serveStatic;
+  Object.defineProperties(framework, profile.members);
   return framework;
 }

@@ -4,6 +4,8 @@
 import depd from 'depd';
 import { type App, applicationMembers } from './application';
 import { createRouteTable, type RouteTable } from './router/legacy-routes';
+import logger from 'logline';
+import { bodyParser } from './middleware/body-parser';
 import { flatten, methods } from './router/methods';
 
 // depd finds the user's call site from the module that created it: one per module.
@@ -41,7 +43,7 @@ function legacyVerb(method: string) {
   };
 }
 
-const legacyMembers: Record<string, unknown> = {
+const legacyAppMembers: Record<string, unknown> = {
   /** The route table; `app.use(app.router)` decides where routes run. */
   get router(): RouteTable {
     return table(this as unknown as LegacyApp);
@@ -75,10 +77,10 @@ const legacyMembers: Record<string, unknown> = {
     return this;
   },
 };
-for (const method of methods) legacyMembers[method] = legacyVerb(method);
-legacyMembers.del = legacyMembers.delete;
+for (const method of methods) legacyAppMembers[method] = legacyVerb(method);
+legacyAppMembers.del = legacyAppMembers.delete;
 
-export const legacyApplication: PropertyDescriptorMap = descriptors(legacyMembers);
+export const legacyApplication: PropertyDescriptorMap = descriptors(legacyAppMembers);
 
 export const v4Application: PropertyDescriptorMap = descriptors({
   /** Express 4 removed `app.router`; asking for it explains the change. */
@@ -87,3 +89,22 @@ export const v4Application: PropertyDescriptorMap = descriptors({
   },
   del: deprecate.function((applicationMembers as Record<string, unknown>).delete as (...args: unknown[]) => unknown, 'app.del: Use app.delete instead'),
 });
+
+/** Middleware Express 4 stopped bundling: asking for one says where it went. */
+const unbundled = ['bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout', 'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache'];
+
+export const v4Members: PropertyDescriptorMap = Object.fromEntries(
+  unbundled.map((name) => [
+    name,
+    {
+      configurable: true,
+      enumerable: true,
+      get(): never {
+        throw new Error(`Most middleware (like ${name}) is no longer bundled with Express and must be installed separately. Please see https://github.com/senchalabs/connect#middleware.`);
+      },
+    },
+  ]),
+);
+
+/** The middleware an Express 3 app takes from the framework: the body parser and the logger. */
+export const legacyMembers: PropertyDescriptorMap = descriptors({ bodyParser, logger });

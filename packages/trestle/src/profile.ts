@@ -2,7 +2,7 @@
 // data the one core reads. To see how v4 or legacy differ from v5, read this
 // file; the core holds no version checks of its own.
 import type { ServerResponse } from 'node:http';
-import { legacyApplication, v4Application } from './legacy-application';
+import { legacyApplication, legacyMembers, v4Application, v4Members } from './legacy-application';
 import { legacyRequest, v4Request } from './legacy-request';
 import { oldResponseForms } from './legacy-response';
 import { makeV4Compiler } from './router/path-v4';
@@ -20,6 +20,8 @@ export interface Profile extends RouterProfile {
   response: PropertyDescriptorMap;
   /** Application members this generation adds. */
   application: PropertyDescriptorMap;
+  /** Members of the factory itself this generation adds (`trestle.bodyParser`, ...). */
+  members: PropertyDescriptorMap;
   /** `urlencoded()` without `extended`: its default, and the warning v4 prints. */
   urlencoded: UrlencodedDefaults;
 }
@@ -66,6 +68,7 @@ export const v5: Profile = {
   request: {},
   response: {},
   application: {},
+  members: {},
   urlencoded: { extended: false },
 };
 
@@ -95,6 +98,7 @@ export const v4: Profile = {
   request: v4Request,
   response: oldResponseForms(true),
   application: v4Application,
+  members: v4Members,
   urlencoded: { extended: true, deprecation: 'undefined extended: provide extended option' },
 };
 
@@ -108,4 +112,7 @@ export const legacy: Profile = {
   request: legacyRequest,
   response: oldResponseForms(false),
   application: legacyApplication,
+  members: legacyMembers,
+  // Express 3 parsed forms with qs, and said nothing about it.
+  urlencoded: { extended: true },
 };
