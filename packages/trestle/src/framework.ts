@@ -38,6 +38,19 @@ export interface Framework {
   static: typeof serveStatic;
 }
 
+type Middleware = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/** A body parser factory whose parsers leave `req.body` at least `{}` (v4 and legacy). */
+function withEmptyBody<F extends (options?: never) => unknown>(make: F): F {
+  return ((options?: never) => {
+    const parse = make(options) as Middleware;
+    return function bodyParser(req, res, next) {
+      req.body ??= {};
+      parse(req, res, next);
+    } as Middleware;
+  }) as F;
+}
+
 export function createFramework(profile: Profile): Framework {
   const request = Object.create(IncomingMessage.prototype) as object;
   mixin(request, requestMembers);
@@ -80,10 +93,11 @@ export function createFramework(profile: Profile): Framework {
     return createRouter(routerProto, options);
   };
   framework.Route = Route;
-  framework.json = json;
-  framework.urlencoded = createUrlencoded(profile.urlencoded);
-  framework.raw = raw;
-  framework.text = text;
+  const parser = profile.emptyBody ? withEmptyBody : <F>(make: F) => make;
+  framework.json = parser(json);
+  framework.urlencoded = parser(createUrlencoded(profile.urlencoded));
+  framework.raw = parser(raw);
+  framework.text = parser(text);
   framework.static = serveStatic;
   Object.defineProperties(framework, profile.members);
   return framework;

@@ -22,6 +22,8 @@ export interface Profile extends RouterProfile {
   application: PropertyDescriptorMap;
   /** Members of the factory itself this generation adds (`trestle.bodyParser`, ...). */
   members: PropertyDescriptorMap;
+  /** Do the body parsers leave `req.body` as `{}` (not `undefined`) when they read nothing? */
+  emptyBody: boolean;
   /** `urlencoded()` without `extended`: its default, and the warning v4 prints. */
   urlencoded: UrlencodedDefaults;
 }
@@ -69,6 +71,7 @@ export const v5: Profile = {
   response: {},
   application: {},
   members: {},
+  emptyBody: false,
   urlencoded: { extended: false },
 };
 
@@ -99,6 +102,7 @@ export const v4: Profile = {
   response: oldResponseForms(true),
   application: v4Application,
   members: v4Members,
+  emptyBody: true,
   urlencoded: { extended: true, deprecation: 'undefined extended: provide extended option' },
 };
 

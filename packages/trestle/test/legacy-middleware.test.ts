@@ -154,4 +154,13 @@ describe('v4: middleware Express 4 stopped bundling', () => {
     assert.equal(typeof trestleV4.json, 'function');
     assert.equal(typeof trestleV4.static, 'function');
   });
+
+  test('body parsers leave req.body as {} when they read nothing, as Express 4 does', async () => {
+    const app = trestleV4();
+    app.use(trestleV4.json());
+    app.post('/', (req, res) => res.send(JSON.stringify(req.body)));
+    await request(app).post('/').type('text/csv').send('a,b').expect('{}');
+    await request(app).post('/').expect('{}');
+    await request(app).post('/').type('json').send('{"x":1}').expect('{"x":1}');
+  });
 });
