@@ -1,0 +1,75 @@
+// The runnable apps under examples/: each is driven over HTTP the way a
+// person would use it, so they keep working as the framework changes.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, test } from 'node:test';
+import request from 'supertest';
+
+type AppFactory = (options?: unknown) => import('node:http').RequestListener;
+const load = (name: string) => require(join(__dirname, '..', '..', '..', 'examples', name)) as AppFactory;
+
+describe('examples/app.js (v5, what npm start serves)', () => {
+  test('routers, params and the error handler', async () => {
+    const app = load('app.js')();
+    const silent = console.error;
+    console.error = () => undefined;
+    try {
+      await request(app).get('/books/2').expect(200).expect((res) => assert.equal(res.body.title, 'Invisible Cities'));
+      await request(app).get('/books/1/title').expect(200, 'The Left Hand of Darkness');
+      await request(app).get('/books/99').expect(404).expect((res) => assert.deepEqual(res.body, { error: 'No book 99' }));
+      await request(app).get('/boom').expect(500).expect((res) => assert.deepEqual(res.body, { error: 'Internal Server Error' }));
+    } finally {
+      console.error = silent;
+    }
+  });
+});
+
+describe('examples/v4-app.js on trestle/v4', () => {
+  test('views with locals, sessions, v4 paths, old response forms', async () => {
+    const agent = request.agent(load('v4-app.js')());
+    const first = await agent.get('/').expect(200);
+    assert.match(first.text, /<h1>Notes<\/h1>/);
+    assert.match(first.text, /Visits this session: 1/);
+    assert.match(first.text, /Served by trestle\/v4/);
+    const second = await agent.get('/').expect(200);
+    assert.match(second.text, /Visits this session: 2/);
+    await agent.get('/notes/1').expect(200, 'Buy milk');
+    await agent.get('/notes/1.json').expect(200, { id: 1, text: 'Buy milk' });
+    await agent.get('/notes/abc').expect(404);
+    await agent.get('/notes/9').expect(404, { error: 'No note 9' });
+    await agent.post('/notes').send({ text: 'Call Bob' }).expect(201, { id: 2, text: 'Call Bob' });
+    await agent.post('/notes').type('form').send('nothing=1').expect(400, 'text is required');
+  });
+});
+
+describe('examples/legacy-app.js on trestle/legacy', () => {
+  test('configure, logger, bodyParser with uploads, app.router, views and sessions', async () => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    const agent = request.agent(load('legacy-app.js')({ logStream }));
+    const page = await agent.get('/').expect(200);
+    assert.match(page.text, /Visits this session: 1/);
+    assert.match(page.text, /Served by trestle\/legacy/);
+    await agent.get('/notes/1').expect(200, 'Buy milk');
+    await agent.get('/notes/7').expect(404, 'No note 7');
+    const created = await agent
+      .post('/notes')
+      .field('text', 'Scan receipts')
+      .attach('attachment', Buffer.from('receipt data'), 'receipt.txt')
+      .expect(201);
+    assert.deepEqual(created.body, { id: 2, text: 'Scan receipts', file: 'receipt.txt, 12 bytes' });
+    await agent.post('/notes').send({}).expect(400, 'text is required');
+    const listed = await agent.get('/').expect(200);
+    assert.match(listed.text, /Scan receipts<\/a> \(file: receipt.txt, 12 bytes\)/);
+    // Every request counts: two pages, two notes, two posts so far.
+    assert.match(listed.text, /Visits this session: 6/);
+    await agent.get('/public/notes.ejs').expect(200);
+    assert.ok(lines.some((l) => l.includes('GET /notes/1')));
+  });
+});
