@@ -98,8 +98,9 @@ function summarise(row) {
   const rounds = clean.length ? clean : row.rounds;
   row.rps = median(rounds.map((r) => r.rps));
   row.p99ms = median(rounds.map((r) => r.p99ms));
-  row.serverCpu = median(rounds.map((r) => r.serverCpu));
-  row.otherCpu = median(rounds.map((r) => r.otherCpu));
+  const share = (values) => (median(values) == null ? null : Math.round(median(values) * 100) / 100);
+  row.serverCpu = share(rounds.map((r) => r.serverCpu));
+  row.otherCpu = share(rounds.map((r) => r.otherCpu));
   const errors = row.rounds.reduce((sum, r) => sum + r.errors, 0);
   const non2xx = row.rounds.reduce((sum, r) => sum + r.non2xx, 0);
   const warnings = [];
