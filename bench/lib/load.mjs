@@ -2,7 +2,7 @@
 // to the load CPU, and both return the same figures for one timed round:
 // { rps, p99ms, requests, seconds, errors, non2xx }.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -42,16 +42,26 @@ export function hasWrk() {
   }
 }
 
-// A wrk Lua script for requests other than a bare GET.
+// A wrk Lua script for requests other than a bare GET, written once per
+// request into a temporary folder that is removed when the run ends.
+const scripts = new Map();
+let scriptDir = null;
+
 function wrkScript(request) {
   if (request.method === 'GET' && !request.body) return [];
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'trestle-bench-'));
-  const file = path.join(dir, 'request.lua');
-  const headers = Object.entries(request.headers || {})
-    .map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}\n`).join('');
-  writeFileSync(file, `wrk.method = ${JSON.stringify(request.method)}\n${headers}` +
-    `wrk.body = [==[${request.body ?? ''}]==]\n`);
-  return ['-s', file];
+  if (!scripts.has(request)) {
+    if (!scriptDir) {
+      scriptDir = mkdtempSync(path.join(os.tmpdir(), 'trestle-bench-'));
+      process.on('exit', () => rmSync(scriptDir, { recursive: true, force: true }));
+    }
+    const file = path.join(scriptDir, `request-${scripts.size}.lua`);
+    const headers = Object.entries(request.headers || {})
+      .map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}\n`).join('');
+    writeFileSync(file, `wrk.method = ${JSON.stringify(request.method)}\n${headers}` +
+      `wrk.body = [==[${request.body ?? ''}]==]\n`);
+    scripts.set(request, file);
+  }
+  return ['-s', scripts.get(request)];
 }
 
 function toMs(value, unit) {

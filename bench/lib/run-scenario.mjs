@@ -98,7 +98,10 @@ function summarise(row) {
   const rounds = clean.length ? clean : row.rounds;
   row.rps = median(rounds.map((r) => r.rps));
   row.p99ms = median(rounds.map((r) => r.p99ms));
-  const share = (values) => (median(values) == null ? null : Math.round(median(values) * 100) / 100);
+  const share = (values) => {
+    const middle = median(values);
+    return middle == null ? null : Math.round(middle * 100) / 100;
+  };
   row.serverCpu = share(rounds.map((r) => r.serverCpu));
   row.otherCpu = share(rounds.map((r) => r.otherCpu));
   const errors = row.rounds.reduce((sum, r) => sum + r.errors, 0);
