@@ -5,10 +5,10 @@
 import type { EventEmitter } from 'node:events';
 import type * as http from 'node:http';
 import type { ParsedQs } from 'qs';
-import type { ParamsDictionary, ParamsOf } from './params-types';
+import type { ParamsDictionary, ParamsOfSyntax, PathSyntax } from './params-types';
 
 export type { ParsedQs };
-export type { ParamsDictionary, ParamsOf, RouteParameters } from './params-types';
+export type { ParamsDictionary, ParamsOf, ParamsOfSyntax, PathSyntax, RouteParameters, RouteParametersV4 } from './params-types';
 
 /** Any value a setting may hold. */
 export type SettingValue = unknown;
@@ -241,7 +241,6 @@ export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, 
 /** Handlers may be given one by one or in (nested) arrays. */
 export type HandlerArg<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
   | Handler<P, ResBody, ReqBody, ReqQuery>
-  | Router
   | ReadonlyArray<HandlerArg<P, ResBody, ReqBody, ReqQuery>>;
 
 /** A param trigger: `(req, res, next, value, name)`. */
@@ -252,12 +251,12 @@ export type ParamHandler = (req: Request, res: Response, next: NextFunction, val
  * The overloads taking only request handlers come first so that inline
  * handlers get their parameter types from the path.
  */
-export interface RouteMatcher<This> {
-  <Path extends string, P = ParamsOf<Path>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
+export interface RouteMatcher<This, S extends PathSyntax = 'v5'> {
+  <Path extends string, P = ParamsOfSyntax<Path, S>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
     path: Path,
     ...handlers: Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>
   ): This;
-  <Path extends string, P = ParamsOf<Path>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
+  <Path extends string, P = ParamsOfSyntax<Path, S>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
     path: Path,
     ...handlers: Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>
   ): This;
@@ -272,58 +271,58 @@ export interface RouteMatcher<This> {
 }
 
 /** `router.use([path], ...handlers)`; error handlers have their own overloads. */
-export interface UseMatcher<This> {
+export interface UseMatcher<This, S extends PathSyntax = 'v5'> {
   (...handlers: Array<RequestHandler>): This;
   (...handlers: Array<ErrorRequestHandler>): This;
-  (...handlers: Array<HandlerArg | Application>): This;
-  <Path extends string>(path: Path, ...handlers: Array<RequestHandler<ParamsOf<Path>>>): This;
-  <Path extends string>(path: Path, ...handlers: Array<ErrorRequestHandler<ParamsOf<Path>>>): This;
-  <Path extends string>(path: Path, ...handlers: Array<HandlerArg<ParamsOf<Path>> | Application>): This;
+  (...handlers: Array<HandlerArg>): This;
+  <Path extends string>(path: Path, ...handlers: Array<RequestHandler<ParamsOfSyntax<Path, S>>>): This;
+  <Path extends string>(path: Path, ...handlers: Array<ErrorRequestHandler<ParamsOfSyntax<Path, S>>>): This;
+  <Path extends string>(path: Path, ...handlers: Array<HandlerArg<ParamsOfSyntax<Path, S>>>): This;
   (path: PathParams, ...handlers: Array<RequestHandler>): This;
   (path: PathParams, ...handlers: Array<ErrorRequestHandler>): This;
-  (path: PathParams, ...handlers: Array<HandlerArg | Application>): This;
+  (path: PathParams, ...handlers: Array<HandlerArg>): This;
 }
 
 /** The methods routers and apps share: `use`, `all`, `route`, `param` and one per HTTP method. */
-export interface RouterMethods {
-  use: UseMatcher<this>;
-  all: RouteMatcher<this>;
-  acl: RouteMatcher<this>;
-  bind: RouteMatcher<this>;
-  checkout: RouteMatcher<this>;
-  connect: RouteMatcher<this>;
-  copy: RouteMatcher<this>;
-  delete: RouteMatcher<this>;
-  get: RouteMatcher<this>;
-  head: RouteMatcher<this>;
-  link: RouteMatcher<this>;
-  lock: RouteMatcher<this>;
-  'm-search': RouteMatcher<this>;
-  merge: RouteMatcher<this>;
-  mkactivity: RouteMatcher<this>;
-  mkcalendar: RouteMatcher<this>;
-  mkcol: RouteMatcher<this>;
-  move: RouteMatcher<this>;
-  notify: RouteMatcher<this>;
-  options: RouteMatcher<this>;
-  patch: RouteMatcher<this>;
-  post: RouteMatcher<this>;
-  propfind: RouteMatcher<this>;
-  proppatch: RouteMatcher<this>;
-  purge: RouteMatcher<this>;
-  put: RouteMatcher<this>;
-  query: RouteMatcher<this>;
-  rebind: RouteMatcher<this>;
-  report: RouteMatcher<this>;
-  search: RouteMatcher<this>;
-  source: RouteMatcher<this>;
-  subscribe: RouteMatcher<this>;
-  trace: RouteMatcher<this>;
-  unbind: RouteMatcher<this>;
-  unlink: RouteMatcher<this>;
-  unlock: RouteMatcher<this>;
-  unsubscribe: RouteMatcher<this>;
-  route<Path extends string>(path: Path): Route<ParamsOf<Path>>;
+export interface RouterMethods<S extends PathSyntax = 'v5'> {
+  use: UseMatcher<this, S>;
+  all: RouteMatcher<this, S>;
+  acl: RouteMatcher<this, S>;
+  bind: RouteMatcher<this, S>;
+  checkout: RouteMatcher<this, S>;
+  connect: RouteMatcher<this, S>;
+  copy: RouteMatcher<this, S>;
+  delete: RouteMatcher<this, S>;
+  get: RouteMatcher<this, S>;
+  head: RouteMatcher<this, S>;
+  link: RouteMatcher<this, S>;
+  lock: RouteMatcher<this, S>;
+  'm-search': RouteMatcher<this, S>;
+  merge: RouteMatcher<this, S>;
+  mkactivity: RouteMatcher<this, S>;
+  mkcalendar: RouteMatcher<this, S>;
+  mkcol: RouteMatcher<this, S>;
+  move: RouteMatcher<this, S>;
+  notify: RouteMatcher<this, S>;
+  options: RouteMatcher<this, S>;
+  patch: RouteMatcher<this, S>;
+  post: RouteMatcher<this, S>;
+  propfind: RouteMatcher<this, S>;
+  proppatch: RouteMatcher<this, S>;
+  purge: RouteMatcher<this, S>;
+  put: RouteMatcher<this, S>;
+  query: RouteMatcher<this, S>;
+  rebind: RouteMatcher<this, S>;
+  report: RouteMatcher<this, S>;
+  search: RouteMatcher<this, S>;
+  source: RouteMatcher<this, S>;
+  subscribe: RouteMatcher<this, S>;
+  trace: RouteMatcher<this, S>;
+  unbind: RouteMatcher<this, S>;
+  unlink: RouteMatcher<this, S>;
+  unlock: RouteMatcher<this, S>;
+  unsubscribe: RouteMatcher<this, S>;
+  route<Path extends string>(path: Path): Route<ParamsOfSyntax<Path, S>>;
   route(path: PathParams): Route;
   param(name: string | string[], handler: ParamHandler): this;
 }
@@ -398,7 +397,7 @@ export interface RouterOptions {
 }
 
 /** A router: a mini-application of middleware and routes, itself a middleware. */
-export interface Router extends RouterMethods {
+export interface Router<S extends PathSyntax = 'v5'> extends RouterMethods<S> {
   (req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): void;
   stack: Layer[];
   params: Record<string, ParamHandler[]>;
@@ -451,17 +450,17 @@ export interface ViewInstance {
 }
 
 /** `app.get(name)` reads a setting; `app.get(path, ...handlers)` routes. */
-export interface AppGet<This> extends RouteMatcher<This> {
+export interface AppGet<This, S extends PathSyntax = 'v5'> extends RouteMatcher<This, S> {
   <K extends string>(name: K): SettingOf<K>;
 }
 
 /** An application: a request handler function with settings, routing and views. */
-export interface Application<L extends Record<string, unknown> = Record<string, unknown>>
+export interface Application<L extends Record<string, unknown> = Record<string, unknown>, S extends PathSyntax = 'v5'>
   extends EventEmitter,
-    RouterMethods {
+    RouterMethods<S> {
   (req: http.IncomingMessage, res: http.ServerResponse, next?: NextFunction): void;
   /** With one argument, read a setting; with a path and handlers, route GET (and HEAD). */
-  get: AppGet<this>;
+  get: AppGet<this, S>;
   set<K extends string>(name: K, value: SettingOf<K>): this;
   set<K extends string>(name: K): SettingOf<K>;
   enable(name: SettingName): this;
@@ -485,7 +484,7 @@ export interface Application<L extends Record<string, unknown> = Record<string, 
   mountpath: string | string[];
   parent?: Application;
   /** The application router, created on first use. */
-  readonly router: Router;
+  readonly router: Router<S>;
   request: Request;
   response: Response;
   init(): void;
@@ -497,9 +496,9 @@ export interface RouteConstructor {
 }
 
 /** The factory `require('trestle')` returns, with its members. */
-export interface Trestle {
+export interface Trestle<S extends PathSyntax = 'v5'> {
   /** Creates an application. */
-  (): Application;
+  <L extends Record<string, unknown> = Record<string, unknown>>(): Application<L, S>;
   /** The prototype every app's methods come from. */
   application: object;
   /** The prototype every app's `req` inherits from. */
@@ -507,7 +506,7 @@ export interface Trestle {
   /** The prototype every app's `res` inherits from. */
   response: Response;
   /** Creates a router: `trestle.Router({ mergeParams: true })`. */
-  Router(options?: RouterOptions): Router;
+  Router(options?: RouterOptions): Router<S>;
   Route: RouteConstructor;
   /** Parses JSON bodies into `req.body`. */
   json(options?: JsonOptions): RequestHandler;
