@@ -101,8 +101,11 @@ export const applicationMembers = {
     if (this.settings['x-powered-by']) res.setHeader('X-Powered-By', this._framework.poweredBy);
     (req as Req & { res?: Res }).res = res;
     (res as Res & { req?: Req }).req = req;
-    // Servers created by app.listen() already make requests of the right kind.
-    if (Object.getPrototypeOf(req) !== this.request) Object.setPrototypeOf(req, this.request);
+    // Servers created by app.listen() (or adopted below) already make requests of the right kind.
+    if (Object.getPrototypeOf(req) !== this.request) {
+      adoptServer(this, req);
+      Object.setPrototypeOf(req, this.request);
+    }
     if (Object.getPrototypeOf(res) !== this.response) Object.setPrototypeOf(res, this.response);
     this.lazyrouter().handle(req as never, res, done);
   },
@@ -273,6 +276,29 @@ function logError(app: App) {
     const e = err as { stack?: string; toString(): string };
     console.error(e?.stack || String(e));
   };
+}
+
+const kAdopted = Symbol('trestle.adopted');
+
+/**
+ * `http.createServer(app)`: on the server's first request, if this app is
+ * its only request listener, give the server the app's request and response
+ * classes, as app.listen() does. Swapping prototypes on every request is
+ * what makes Express slow (a 4-5x cost measured here), and supertest and
+ * most deployments create their server this way.
+ */
+function adoptServer(app: App, req: Req): void {
+  const server = (req.socket as { server?: http.Server & { [kAdopted]?: boolean } } | null)?.server;
+  if (server === undefined || server[kAdopted]) return;
+  server[kAdopted] = true;
+  const listeners = server.listeners('request');
+  if (listeners.length !== 1 || listeners[0] !== app) return;
+  const classes = serverClasses(app);
+  for (const sym of Object.getOwnPropertySymbols(server)) {
+    const slot = server as unknown as Record<symbol, unknown>;
+    if (sym.description === 'IncomingMessage' && slot[sym] === http.IncomingMessage) slot[sym] = classes.IncomingMessage;
+    else if (sym.description === 'ServerResponse' && slot[sym] === http.ServerResponse) slot[sym] = classes.ServerResponse;
+  }
 }
 
 /**

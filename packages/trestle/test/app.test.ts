@@ -142,6 +142,36 @@ describe('app.listen', () => {
   });
 });
 
+describe('http.createServer(app)', () => {
+  test('every request, not only the first, sees the app prototypes', async () => {
+    const app = trestle();
+    (app.request as unknown as { tag: string }).tag = 'app-proto';
+    app.get('/', (req, res) => res.send(`${(req as unknown as { tag: string }).tag}|${typeof req.get}`));
+    const served = await serve(app);
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await rawRequest(served.port, 'GET', '/')).body, 'app-proto|function');
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('a server the app does not own alone keeps making plain requests', async () => {
+    const app = trestle();
+    app.get('/app', (_req, res) => res.send('app'));
+    const served = await serve((req, res) => {
+      if (req.url === '/app') app(req, res);
+      else res.end(`get:${typeof (req as unknown as { get?: unknown }).get}`);
+    });
+    try {
+      assert.equal((await rawRequest(served.port, 'GET', '/app')).body, 'app');
+      assert.equal((await rawRequest(served.port, 'GET', '/other')).body, 'get:undefined');
+      assert.equal((await rawRequest(served.port, 'GET', '/app')).body, 'app');
+    } finally {
+      await served.close();
+    }
+  });
+});
+
 describe('settings', () => {
   test('defaults of the spec table', () => {
     const app = trestle();
