@@ -5,7 +5,7 @@
 // regular-expression source, so only paths free of its metacharacters take
 // the string-comparison route.
 import pathToRegexp from 'path-to-regexp-v0';
-import { type CompiledPath, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './path';
+import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './path';
 
 const SPECIAL = /[:*?()+[\]{}\\^$|]/;
 
@@ -25,6 +25,19 @@ export function makeV4Compiler(separators: string): PathCompiler {
       regexp = new RegExp(regexp.source.replace(/\(\?=\/\|\$\)$/, '(?=[/.]|$)'), regexp.flags);
     }
     const pathKeys: PathKey[] = keys.map((k) => ({ name: k.name, optional: k.optional }));
-    return regexpPath(regexp, pathKeys, plainParams, true);
+    return regexpPath(regexp, pathKeys, plainParams, true, v4Prefix(path, options.sensitive));
   };
+}
+
+/**
+ * What a v4 path's matches must start with. The character before `:name`
+ * (`/` or `.`) and before `?` may be optional, so it is left out; `|`
+ * anywhere makes the path an alternation with no common prefix.
+ */
+function v4Prefix(path: string, sensitive: boolean): string {
+  if (path.includes('|')) return '';
+  let prefix = literalPrefix(path, SPECIAL, sensitive);
+  const next = path[prefix.length];
+  if ((next === ':' || next === '?') && prefix.length !== 0) prefix = prefix.slice(0, -1);
+  return prefix;
 }

@@ -2,7 +2,7 @@
 // path-to-regexp 8, the package Express 5 itself relies on for it, so that
 // every edge of the syntax (and every syntax error) is the one users know.
 import { pathToRegexp } from 'path-to-regexp';
-import { type CompiledPath, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './path';
+import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './path';
 
 const SPECIAL = /[{}()[\]+?!:*\\]/;
 
@@ -30,7 +30,7 @@ export const compileV5Path: PathCompiler = (path, options): CompiledPath => {
     wildcard: k.type === 'wildcard',
   }));
   markOptional(pattern, pathKeys);
-  return regexpPath(regexp, pathKeys, nullParams);
+  return regexpPath(regexp, pathKeys, nullParams, false, literalPrefix(pattern, SPECIAL, options.sensitive));
 };
 
 /** Keys written inside `{...}` are optional; path-to-regexp does not say so. */

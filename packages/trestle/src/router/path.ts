@@ -19,6 +19,11 @@ export interface PathMatch {
 
 export interface CompiledPath {
   keys: PathKey[];
+  /**
+   * Text every path this matches starts with (lower-cased when matching
+   * ignores case); '' when nothing is certain. Routers index layers by it.
+   */
+  prefix: string;
   /** The regular expression, when the path needs one (static paths do not). */
   regexp: RegExp | undefined;
   /** Throws a 400 error when a parameter has malformed percent-encoding. */
@@ -85,7 +90,7 @@ export function staticPath(path: string, options: PathOptions, makeParams: () =>
     }
     return null;
   }
-  return { keys: [], regexp: undefined, match };
+  return { keys: [], prefix: slashOnly || !isAscii(pattern) ? '' : pattern, regexp: undefined, match };
 }
 
 /**
@@ -93,7 +98,7 @@ export function staticPath(path: string, options: PathOptions, makeParams: () =>
  * `keepUnmatched` lists an optional parameter that did not match as
  * `undefined` (v4 does; v5 leaves it out).
  */
-export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Params, keepUnmatched = false): CompiledPath {
+export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Params, keepUnmatched = false, prefix = ''): CompiledPath {
   function match(p: string): PathMatch | null {
     const m = regexp.exec(p);
     if (m === null) return null;
@@ -110,7 +115,7 @@ export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Pa
     }
     return { path: m[0], params };
   }
-  return { keys, regexp, match };
+  return { keys, prefix, regexp, match };
 }
 
 /**
@@ -141,4 +146,21 @@ export function regexpKeys(regexp: RegExp): PathKey[] {
 /** Compiles a user's regular expression path; it always matches from the start. */
 export function userRegexpPath(regexp: RegExp, makeParams: () => Params, keepUnmatched = false): CompiledPath {
   return regexpPath(regexp, regexpKeys(regexp), makeParams, keepUnmatched);
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/**
+ * The literal text before the first character of `special` in `pattern`, in
+ * the case matching uses; '' when it holds anything but ASCII (case folding
+ * of other characters is the regular expression's business).
+ */
+export function literalPrefix(pattern: string, special: RegExp, sensitive: boolean): string {
+  const at = pattern.search(special);
+  const head = at === -1 ? pattern : pattern.slice(0, at);
+  if (!isAscii(head)) return '';
+  return sensitive ? head : head.toLowerCase();
 }

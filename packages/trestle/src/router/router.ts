@@ -6,6 +6,7 @@ import { flatten, methods } from './methods';
 import type { PathCompiler } from './path';
 import { Route } from './route';
 import { getPathname, getProtohost } from './url';
+import { buildIndex, type LayerIndex } from './layer-index';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');
@@ -62,6 +63,9 @@ export interface ParamRegistry {
 export interface RouterInstance {
   (req: RoutingRequest, res: unknown, next: Next): void;
   stack: Layer[];
+  /** The candidate index of `stack` as it was at `_indexedLength` layers. */
+  _layerIndex?: LayerIndex | undefined;
+  _indexedLength?: number;
   params: Record<string, ParamFn[]>;
   _params: ParamFactory[];
   caseSensitive: boolean;
@@ -190,6 +194,11 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
   let slashAdded = false;
   let protohost = '';
   let paramcalled: Record<string, ParamCalled> | undefined;
+  let lastUrl: string | undefined;
+  let path = '';
+  let candidates: number[] = [];
+  let candidatesFor: string | undefined;
+  let ci = 0;
 
   // Leaving this router: the request looks as it did when it came in.
   const done = (err?: unknown): void => {
@@ -234,11 +243,29 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
       return;
     }
 
-    const path = getPathname(req.url);
+    if (req.url !== lastUrl) {
+      lastUrl = req.url;
+      path = getPathname(lastUrl);
+    }
+    const index = layerIndex(router);
     let layer: Layer | undefined;
     let route: Route | undefined;
     let matched = false;
     while (!matched && idx < stack.length) {
+      if (index !== undefined) {
+        // Jump to the next layer that can match this path at all.
+        if (path !== candidatesFor) {
+          candidates = index.candidates(path);
+          candidatesFor = path;
+          ci = 0;
+        }
+        while (ci < candidates.length && candidates[ci]! < idx) ci++;
+        if (ci === candidates.length) {
+          idx = stack.length;
+          break;
+        }
+        idx = candidates[ci]!;
+      }
       layer = stack[idx++]!;
       try {
         matched = layer.matchesAll || layer.match(path);
@@ -375,4 +402,13 @@ function runTriggers(fns: ParamFn[], record: ParamCalled, name: string, value: u
     }
   };
   next();
+}
+
+/** The router's layer index, rebuilt when its stack has grown or shrunk since. */
+function layerIndex(router: RouterInstance): LayerIndex | undefined {
+  if (router._indexedLength !== router.stack.length) {
+    router._layerIndex = buildIndex(router.stack, router.caseSensitive);
+    router._indexedLength = router.stack.length;
+  }
+  return router._layerIndex;
 }

@@ -1,0 +1,81 @@
+// Routers with many layers look candidates up by literal prefix instead of
+// asking every layer. These tests use stacks large enough for that index
+// to be used, and check that nothing about matching or order changes.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import request from 'supertest';
+import trestle from 'trestle';
+import trestleV4 from 'trestle/v4';
+
+function manyRoutes(app: { get(path: string, fn: trestle.RequestHandler): unknown }, count: number): void {
+  for (let i = 0; i < count; i++) app.get(`/api/v1/resource${i}/:id/items/:itemId`, (req, res) => res.json({ i, ...req.params }));
+}
+
+describe('routing with a large stack (layer index)', () => {
+  test('the right route answers, including one whose prefix is a prefix of another', async () => {
+    const app = trestle();
+    app.set('env', 'production');
+    manyRoutes(app, 60);
+    await request(app).get('/api/v1/resource59/a/items/b').expect('{"i":59,"id":"a","itemId":"b"}');
+    await request(app).get('/api/v1/resource5/a/items/b').expect('{"i":5,"id":"a","itemId":"b"}');
+    await request(app).get('/api/v1/resource599/a/items/b').expect(404);
+  });
+
+  test('middleware, regular expressions and routes still run in definition order', async () => {
+    const app = trestle();
+    app.set('env', 'production');
+    const trace: string[] = [];
+    const mark = (name: string): trestle.RequestHandler => (_req, _res, next) => {
+      trace.push(name);
+      next();
+    };
+    app.use(mark('use-all-1'));
+    for (let i = 0; i < 20; i++) app.get(`/static/page${i}`, mark(`page${i}`));
+    app.use('/static', mark('use-static'));
+    app.get(/^\/static\/page1\d$/, mark('regexp'));
+    app.get('/static/:name', mark('param-route'));
+    app.use(mark('use-all-2'));
+    app.get('/static/page12', (_req, res) => res.send(trace.join(',')));
+    await request(app).get('/static/page12').expect('use-all-1,page12,use-static,regexp,param-route,use-all-2');
+  });
+
+  test('case-insensitive by default, case-sensitive when asked', async () => {
+    const loose = trestle();
+    manyRoutes(loose, 20);
+    await request(loose).get('/API/V1/Resource7/x/ITEMS/y').expect(200);
+    const strict = trestle();
+    strict.enable('case sensitive routing');
+    manyRoutes(strict, 20);
+    await request(strict).get('/API/V1/Resource7/x/ITEMS/y').expect(404);
+    await request(strict).get('/api/v1/resource7/x/items/y').expect(200);
+  });
+
+  test('routes added or removed after requests are seen', async () => {
+    const app = trestle();
+    manyRoutes(app, 20);
+    await request(app).get('/late/route').expect(404);
+    app.get('/late/route', (_req, res) => res.send('late'));
+    await request(app).get('/late/route').expect(200, 'late');
+    const stack = app.router.stack;
+    stack.splice(stack.length - 1, 1);
+    await request(app).get('/late/route').expect(404);
+  });
+
+  test('malformed percent-encoding in an indexed route is still a 400', async () => {
+    const app = trestle();
+    app.set('env', 'production');
+    manyRoutes(app, 20);
+    await request(app).get('/api/v1/resource3/%E0%A4%A/items/1').expect(400);
+  });
+
+  test('v4 optional parameters and wildcards among many routes', async () => {
+    const app = trestleV4();
+    app.set('env', 'production');
+    for (let i = 0; i < 20; i++) app.get(`/section${i}/:page?`, (req, res) => res.json({ i, page: req.params.page ?? null }));
+    app.get('/files/*', (req, res) => res.json(req.params));
+    await request(app).get('/section4').expect('{"i":4,"page":null}');
+    await request(app).get('/section4/').expect('{"i":4,"page":null}');
+    await request(app).get('/section14/2').expect('{"i":14,"page":"2"}');
+    await request(app).get('/files/a/b').expect('{"0":"a/b"}');
+  });
+});
