@@ -27,6 +27,8 @@ export interface App {
   readonly router: RouterInstance;
   lazyrouter(): RouterInstance;
   _framework: FrameworkParts;
+  /** Subclasses of node's request and response whose prototypes are `request`/`response`. */
+  _classes: { IncomingMessage: unknown; ServerResponse: unknown };
   get(name: string): unknown;
   set(name: string, value?: unknown): unknown;
   enabled(name: string): boolean;
@@ -306,16 +308,5 @@ function adoptServer(app: App, req: Req): void {
  * requests to a server made by `app.listen()` need no prototype swap.
  */
 function serverClasses(app: App): http.ServerOptions {
-  function Request(this: http.IncomingMessage, socket: unknown) {
-    (http.IncomingMessage as unknown as (this: unknown, s: unknown) => void).call(this, socket);
-  }
-  Request.prototype = app.request;
-  function Response(this: http.ServerResponse, req: unknown, options: unknown) {
-    (http.ServerResponse as unknown as (this: unknown, r: unknown, o: unknown) => void).call(this, req, options);
-  }
-  Response.prototype = app.response;
-  return {
-    IncomingMessage: Request as unknown as typeof http.IncomingMessage,
-    ServerResponse: Response as unknown as typeof http.ServerResponse,
-  };
+  return app._classes as http.ServerOptions;
 }

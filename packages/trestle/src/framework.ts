@@ -74,13 +74,19 @@ export function createFramework(profile: Profile): Framework {
     mixin(app, EventEmitter.prototype, application);
     EventEmitter.call(app as unknown as EventEmitter);
     app._framework = parts;
-    // Each app has its own request/response prototypes, so `app.request.x = ...` stays local.
-    app.request = Object.create(request, {
-      app: { configurable: true, enumerable: true, writable: true, value: app },
-    }) as object;
-    app.response = Object.create(response, {
-      app: { configurable: true, enumerable: true, writable: true, value: app },
-    }) as object;
+    // Each app has its own request/response prototypes, so `app.request.x = ...`
+    // stays local. They are the prototypes of real subclasses of node's classes,
+    // which servers can then create requests with directly (see app.listen).
+    const appProp = { configurable: true, enumerable: true, writable: true, value: app };
+    class AppRequest extends IncomingMessage {}
+    Object.setPrototypeOf(AppRequest.prototype, request);
+    Object.defineProperty(AppRequest.prototype, 'app', appProp);
+    class AppResponse extends ServerResponse {}
+    Object.setPrototypeOf(AppResponse.prototype, response);
+    Object.defineProperty(AppResponse.prototype, 'app', appProp);
+    app.request = AppRequest.prototype;
+    app.response = AppResponse.prototype;
+    app._classes = { IncomingMessage: AppRequest, ServerResponse: AppResponse };
     (app as unknown as { init(): void }).init();
     return app;
   }
