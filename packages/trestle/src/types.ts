@@ -8,6 +8,34 @@ import type { ParsedQs } from 'qs';
 import type { ParamsDictionary, ParamsOfSyntax, PathSyntax } from './params-types';
 
 export type { ParsedQs };
+
+/**
+ * The ecosystem's extension point. Middleware types add to these global
+ * interfaces (`req.user` from passport, `req.session` from express-session, an
+ * app's own `req.id`), and trestle's `Request`, `Response` and `Locals` extend
+ * them, so such additions appear on trestle's objects too:
+ *
+ * ```ts
+ * declare global {
+ *   namespace Express {
+ *     interface Request { id: string }
+ *   }
+ * }
+ * ```
+ */
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Request {}
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Response {}
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Locals {}
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Application {}
+  }
+}
 export type { ParamsDictionary, ParamsOf, ParamsOfSyntax, PathSyntax, RouteParameters, RouteParametersV4 } from './params-types';
 
 /** Any value a setting may hold. */
@@ -29,7 +57,8 @@ export interface NextFunction {
  */
 export type HandlerResult = unknown;
 
-export interface Locals {
+/** View locals: anything, plus what `Express.Locals` declares. */
+export interface Locals extends Express.Locals {
   [key: string]: unknown;
 }
 
@@ -40,7 +69,8 @@ export interface Request<
   ReqBody = unknown,
   ReqQuery = ParsedQs,
   LocalsObj extends Record<string, unknown> = Record<string, unknown>,
-> extends http.IncomingMessage {
+> extends http.IncomingMessage,
+    Express.Request {
   /** The application that is handling this request. */
   app: Application;
   /** The response that belongs to this request. */
@@ -164,7 +194,8 @@ export type HeaderValue = string | number | readonly string[];
 
 /** The response: node's `ServerResponse` plus trestle's methods. */
 export interface Response<ResBody = unknown, LocalsObj extends Record<string, unknown> = Record<string, unknown>>
-  extends http.ServerResponse {
+  extends http.ServerResponse,
+    Express.Response {
   app: Application;
   req: Request;
   /** Variables for views rendered during this request. */
@@ -243,8 +274,14 @@ export type HandlerArg<P = ParamsDictionary, ResBody = unknown, ReqBody = unknow
   | Handler<P, ResBody, ReqBody, ReqQuery>
   | ReadonlyArray<HandlerArg<P, ResBody, ReqBody, ReqQuery>>;
 
-/** A param trigger: `(req, res, next, value, name)`. */
-export type ParamHandler = (req: Request, res: Response, next: NextFunction, value: unknown, name: string) => HandlerResult;
+/**
+ * A param trigger: `(req, res, next, value, name)`. `value` is the decoded
+ * parameter; for a v5 wildcard (`*name`) it is an array of segments, which a
+ * trigger may declare as `value: string[]` (declared as a method for that).
+ */
+export type ParamHandler<V = string> = {
+  trigger(req: Request, res: Response, next: NextFunction, value: V, name: string): HandlerResult;
+}['trigger'];
 
 /**
  * `app.get('/users/:id', handler)`: the path's parameters reach `req.params`.
@@ -254,19 +291,19 @@ export type ParamHandler = (req: Request, res: Response, next: NextFunction, val
 export interface RouteMatcher<This, S extends PathSyntax = 'v5'> {
   <Path extends string, P = ParamsOfSyntax<Path, S>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
     path: Path,
-    ...handlers: Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>
+    ...handlers: [RequestHandler<P, ResBody, ReqBody, ReqQuery, L>, ...Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>]
   ): This;
   <Path extends string, P = ParamsOfSyntax<Path, S>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
     path: Path,
-    ...handlers: Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>
+    ...handlers: [HandlerArg<P, ResBody, ReqBody, ReqQuery>, ...Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>]
   ): This;
   <P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
     path: PathParams,
-    ...handlers: Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>
+    ...handlers: [RequestHandler<P, ResBody, ReqBody, ReqQuery, L>, ...Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>]
   ): This;
   <P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
     path: PathParams,
-    ...handlers: Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>
+    ...handlers: [HandlerArg<P, ResBody, ReqBody, ReqQuery>, ...Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>]
   ): This;
 }
 
@@ -325,12 +362,13 @@ export interface RouterMethods<S extends PathSyntax = 'v5'> {
   route<Path extends string>(path: Path): Route<ParamsOfSyntax<Path, S>>;
   route(path: PathParams): Route;
   param(name: string | string[], handler: ParamHandler): this;
+  param(name: string | string[], handler: ParamHandler<string[]>): this;
 }
 
 /** `route.get(...handlers)`: plain request handlers first, for inline typing. */
 export interface RouteMethod<P, This> {
-  (...handlers: Array<RequestHandler<P>>): This;
-  (...handlers: Array<HandlerArg<P>>): This;
+  (...handlers: [RequestHandler<P>, ...Array<RequestHandler<P>>]): This;
+  (...handlers: [HandlerArg<P>, ...Array<HandlerArg<P>>]): This;
 }
 
 /** A route: chain `.get()`, `.post()` ... on one path. */
@@ -451,7 +489,7 @@ export interface ViewInstance {
 
 /** `app.get(name)` reads a setting; `app.get(path, ...handlers)` routes. */
 export interface AppGet<This, S extends PathSyntax = 'v5'> extends RouteMatcher<This, S> {
-  <K extends string>(name: K): SettingOf<K>;
+  <const K extends string>(name: K): SettingOf<K>;
 }
 
 /** An application: a request handler function with settings, routing and views. */
