@@ -103,6 +103,15 @@ describe('legacy request', () => {
     await request(echo(trestleLegacy, (r) => [r.accepted, r.acceptedCharsets])).get('/x/1').expect('[[],[]]');
   });
 
+  test('req.ips lists X-Forwarded-For with trust proxy true, and nothing without it', async () => {
+    const trusting = trestleLegacy();
+    trusting.set('env', 'production');
+    trusting.enable('trust proxy');
+    trusting.get('/', (req, res) => res.json({ ips: req.ips, ip: req.ip }));
+    await request(trusting).get('/').set('X-Forwarded-For', '203.0.113.7, 10.0.0.2').expect('{"ips":["203.0.113.7","10.0.0.2"],"ip":"203.0.113.7"}');
+    await request(echo(trestleLegacy, (r) => r.ips)).get('/x/1').set('X-Forwarded-For', '203.0.113.7').expect('[]');
+  });
+
   test('req.accepts answers undefined when nothing is acceptable; req.is a boolean', async () => {
     const app = trestleLegacy();
     app.set('env', 'production');
