@@ -1,7 +1,14 @@
-// Public types of trestle. They are the contract for TypeScript users: the
-// names and generic parameter order follow what Express users import today
-// (Request, Response, NextFunction, RequestHandler, ...), so existing
-// annotations keep compiling.
+/**
+ * Public types of trestle: the declarations behind the type names that
+ * `trestle`, `trestle/v4` and `trestle/legacy` export (`trestle.Request`,
+ * `import type { Request } from 'trestle'`, ...). Import them from those
+ * entries; this module is not an import path of its own. They are the
+ * contract for TypeScript users: the names and generic parameter order follow
+ * what Express users import today (`@types/express`), so existing annotations
+ * keep compiling.
+ *
+ * @module trestle/types
+ */
 import type { EventEmitter } from 'node:events';
 import type * as http from 'node:http';
 import type { ParsedQs } from 'qs';
@@ -120,53 +127,80 @@ export interface Request<
   /** The secret a cookie parser records, used by signed `res.cookie`. */
   secret?: string | undefined;
 
-  /** A request header, case-insensitive; `Referer`/`Referrer` interchangeable. */
+  /** The `Set-Cookie` header (any case) as an array of its values; `undefined` when absent. */
   get(name: 'set-cookie' | 'Set-Cookie'): string[] | undefined;
+  /** A request header, case-insensitive; `Referer`/`Referrer` interchangeable; `undefined` when absent. */
   get(name: string): string | undefined;
+  /** Alias of `req.get()`: the `Set-Cookie` header as an array. */
   header(name: 'set-cookie' | 'Set-Cookie'): string[] | undefined;
+  /** Alias of `req.get()`: a request header, case-insensitive. */
   header(name: string): string | undefined;
-  /** The best of `types` (several, an array or `'json, html'`) per `Accept`, or `false`; no types: the accepted list. */
+  /** With no types: the types the `Accept` header accepts, best first. */
   accepts(): string[];
+  /** The best of `type` (one type, an array, or a list such as `'json, html'`) per `Accept`, as given, or `false`. */
   accepts(type: string | string[]): string | false;
+  /** The best of `types` (extensions or media types) per `Accept`, as given, or `false`; without `Accept`, the first. */
   accepts(...types: string[]): string | false;
+  /** With no charsets: the charsets `Accept-Charset` accepts, best first. */
   acceptsCharsets(): string[];
+  /** The best of `charset` (one or an array) per `Accept-Charset`, or `false`. */
   acceptsCharsets(charset: string | string[]): string | false;
+  /** The best of `charsets` per `Accept-Charset`, or `false`. */
   acceptsCharsets(...charsets: string[]): string | false;
+  /** With no encodings: the encodings `Accept-Encoding` accepts, best first. */
   acceptsEncodings(): string[];
+  /** The best of `encoding` (one or an array) per `Accept-Encoding`, or `false`; `identity` is acceptable unless refused. */
   acceptsEncodings(encoding: string | string[]): string | false;
+  /** The best of `encodings` per `Accept-Encoding`, or `false`; `identity` is acceptable unless refused. */
   acceptsEncodings(...encodings: string[]): string | false;
+  /** With no languages: the languages `Accept-Language` accepts, best first (`['*']` without the header). */
   acceptsLanguages(): string[];
+  /** The best of `lang` (one or an array) per `Accept-Language` (`en` matches `en-US`), or `false`. */
   acceptsLanguages(lang: string | string[]): string | false;
+  /** The best of `langs` per `Accept-Language` (`en` matches `en-US`), or `false`. */
   acceptsLanguages(...langs: string[]): string | false;
   /** The matching type as given, `null` without a body, else `false`; with no type, the body's own type. */
   is(type?: string | string[], ...types: string[]): string | false | null;
-  /** Parse the `Range` header against `size`. */
+  /** Parses the `Range` header for a body of `size` bytes; `undefined` when the request has none. */
   range(size: number, options?: RangeOptions): RangeResult | undefined;
 }
 
+/** The options of `req.range()`. */
 export interface RangeOptions {
   /** Merge overlapping and adjacent ranges. */
   combine?: boolean;
 }
 
 /** `-1` unsatisfiable, `-2` malformed, or the ranges with their unit in `type`. */
-export type RangeResult = -1 | -2 | (Array<{ start: number; end: number }> & { type: string });
+export type RangeResult = -1 | -2 | (Array<{ /** First byte, from 0. */ start: number; /** Last byte, inclusive, at most `size - 1`. */ end: number }> & { /** The unit, such as `'bytes'`. */ type: string });
 
+/** The options of `res.cookie()` and `res.clearCookie()`: the attributes of the `Set-Cookie` header. */
 export interface CookieOptions {
   /** Lifetime in milliseconds: gives both Max-Age (seconds) and Expires. */
   maxAge?: number | undefined;
+  /** Sign the value with `req.secret` (set by cookie-parser given a secret); it reads back in `req.signedCookies`. */
   signed?: boolean | undefined;
+  /** The `Expires` date. */
   expires?: Date | undefined;
+  /** Add `HttpOnly`: page scripts cannot read the cookie. */
   httpOnly?: boolean | undefined;
+  /** The `Path` attribute; default `/`. */
   path?: string | undefined;
+  /** The `Domain` attribute. */
   domain?: string | undefined;
+  /** Add `Secure`: the cookie is sent over HTTPS only. */
   secure?: boolean | undefined;
+  /** Encodes the value; default `encodeURIComponent`. */
   encode?: ((val: string) => string) | undefined;
+  /** The `SameSite` attribute: `true` (strict), `'strict'`, `'lax'` or `'none'`. */
   sameSite?: boolean | 'lax' | 'strict' | 'none' | undefined;
+  /** The `Priority` attribute. */
   priority?: 'low' | 'medium' | 'high' | undefined;
+  /** Add `Partitioned`. */
   partitioned?: boolean | undefined;
 }
 
+/** The options of `res.sendFile()` (and `res.download()`). */
 export interface SendFileOptions {
   /** Cache-Control max-age, in milliseconds or an `ms` string such as `'1d'`; default 0. */
   maxAge?: number | string;
@@ -188,51 +222,85 @@ export interface SendFileOptions {
   etag?: boolean;
 }
 
+/** The options of `res.download()`: those of `res.sendFile()`; a `Content-Disposition` among `headers` is ignored. */
 export interface DownloadOptions extends SendFileOptions {}
 
+/** A header value for `res.set()`: a number becomes a string, an array gives one header line per value. */
 export type HeaderValue = string | number | readonly string[];
 
 /** The response: node's `ServerResponse` plus trestle's methods. */
 export interface Response<ResBody = unknown, LocalsObj extends Record<string, unknown> = Record<string, unknown>>
   extends http.ServerResponse,
     Express.Response {
+  /** The application that is handling this response's request. */
   app: Application;
+  /** The request this response answers. */
   req: Request;
   /** Variables for views rendered during this request. */
   locals: LocalsObj & Locals;
+  /** Sets the status code: an integer from 100 to 999 (else a TypeError or RangeError). */
   status(code: number): this;
+  /** Sets the status and sends its message as `text/plain` (`201` sends `Created`). */
   sendStatus(code: number): this;
+  /** Sets a header (an array gives one line per value); `Content-Type` gains its charset. */
   set(field: string, value?: HeaderValue): this;
+  /** Sets each header of `fields`. */
   set(fields: Record<string, HeaderValue>): this;
+  /** Alias of `res.set()`: sets a header. */
   header(field: string, value?: HeaderValue): this;
+  /** Alias of `res.set()`: sets each header of `fields`. */
   header(fields: Record<string, HeaderValue>): this;
+  /** A header already set on the response, case-insensitive; `undefined` when unset. */
   get(field: string): string | number | string[] | undefined;
+  /** Adds `value` (a string or an array) after the values already set for `field`. */
   append(field: string, value?: HeaderValue): this;
+  /** Sets `Content-Type` from an extension (`'json'`, `'.html'`) or a media type; an unknown extension gives `application/octet-stream`. */
   type(type: string): this;
+  /** Alias of `res.type()`. */
   contentType(type: string): this;
+  /** Sends the body (a string as HTML, bytes as octets, other values as JSON) with `Content-Length` and an `ETag`; 304 when the client's copy is fresh. */
   send(body?: ResBody | string | Buffer | Uint8Array | boolean | number | null): this;
+  /** Sends `body` as JSON, per the `json replacer`, `json spaces` and `json escape` settings. */
   json(body?: ResBody): this;
+  /** `res.json()`, or a JSONP script when the query names a callback (parameter per `jsonp callback name`). */
   jsonp(body?: ResBody): this;
+  /** Adds `field` to the `Vary` header unless it is already there. */
   vary(field: string | string[]): this;
+  /** Sets `Location` to `url`, percent-encoding what a URL cannot hold. */
   location(url: string): this;
+  /** Redirects to `url` with 302 and a short body that follows `Accept`. */
   redirect(url: string): void;
+  /** Redirects to `url` with the given status. */
   redirect(status: number, url: string): void;
+  /** Adds `<url>; rel="rel"` entries to the `Link` header. */
   links(links: Record<string, string | string[]>): this;
+  /** Sets `Content-Disposition: attachment`; with a filename, its last path segment and the `Content-Type` of its extension. */
   attachment(filename?: string): this;
+  /** Adds a `Set-Cookie` header; an object value is sent as `j:` and its JSON. */
   cookie(name: string, value: unknown, options?: CookieOptions): this;
+  /** Expires the cookie `name`; give the `path` and `domain` it was set with. */
   clearCookie(name: string, options?: CookieOptions): this;
   /** Calls the handler for the best type per Accept (keys: extensions or media types), else `default`, else next(406). */
   format(handlers: Record<string, (req: Request, res: Response, next: NextFunction) => unknown>): this;
+  /** Streams the file at the absolute `path`, with ranges and conditional GET; errors go to `callback` when given, else to `next(err)`. */
   sendFile(path: string, callback?: (err?: Error) => void): void;
+  /** Streams the file at `path` (absolute, or relative to `options.root`) with these options. */
   sendFile(path: string, options: SendFileOptions, callback?: (err?: Error) => void): void;
+  /** Sends the file as an attachment under its own name. */
   download(path: string, callback?: (err?: Error) => void): void;
+  /** Sends the file as an attachment named `filename`. */
   download(path: string, filename: string, callback?: (err?: Error) => void): void;
+  /** Sends the file as an attachment under its own name, with `res.sendFile()` options. */
   download(path: string, options: DownloadOptions, callback?: (err?: Error) => void): void;
+  /** Sends the file as an attachment named `filename`, with `res.sendFile()` options. */
   download(path: string, filename: string | null | undefined, options: DownloadOptions, callback?: (err?: Error) => void): void;
+  /** Renders the view and sends the HTML, or passes the error to `next()`; with a callback nothing is sent, `callback(err, html)` decides. */
   render(view: string, callback?: RenderCallback): void;
+  /** Renders the view with `options` as locals over `res.locals` and `app.locals`; sends it unless a callback is given. */
   render(view: string, options?: object, callback?: RenderCallback): void;
 }
 
+/** Receives the rendered HTML, or the error of the lookup, the engine or the template. */
 export type RenderCallback = (err: Error | null, html?: string) => void;
 
 /** A middleware or route handler. */
@@ -257,6 +325,7 @@ export type ErrorRequestHandler<
   ReqQuery = ParsedQs,
   LocalsObj extends Record<string, unknown> = Record<string, unknown>,
 > = {
+  /** Called with what was passed to `next(err)` (or thrown), then the request, response and `next`. */
   handler(
     err: unknown,
     req: Request<P, ResBody, ReqBody, ReqQuery, LocalsObj>,
@@ -265,6 +334,7 @@ export type ErrorRequestHandler<
   ): HandlerResult;
 }['handler'];
 
+/** Any handler: a request handler or an error handler. */
 export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
   | RequestHandler<P, ResBody, ReqBody, ReqQuery>
   | ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery>;
@@ -280,6 +350,7 @@ export type HandlerArg<P = ParamsDictionary, ResBody = unknown, ReqBody = unknow
  * trigger may declare as `value: string[]` (declared as a method for that).
  */
 export type ParamHandler<V = string> = {
+  /** Called before the route's handlers with the parameter's value and name. */
   trigger(req: Request, res: Response, next: NextFunction, value: V, name: string): HandlerResult;
 }['trigger'];
 
