@@ -172,7 +172,18 @@ export interface RangeOptions {
 }
 
 /** `-1` unsatisfiable, `-2` malformed, or the ranges with their unit in `type`. */
-export type RangeResult = -1 | -2 | (Array<{ /** First byte, from 0. */ start: number; /** Last byte, inclusive, at most `size - 1`. */ end: number }> & { /** The unit, such as `'bytes'`. */ type: string });
+export type RangeResult =
+  | -1
+  | -2
+  | (Array<{
+      /** First byte, from 0. */
+      start: number;
+      /** Last byte, inclusive, at most `size - 1`. */
+      end: number;
+    }> & {
+      /** The unit, such as `'bytes'`. */
+      type: string;
+    });
 
 /** The options of `res.cookie()` and `res.clearCookie()`: the attributes of the `Set-Cookie` header. */
 export interface CookieOptions {
@@ -393,46 +404,87 @@ export interface UseMatcher<This, S extends PathSyntax = 'v5'> {
 
 /** The methods routers and apps share: `use`, `all`, `route`, `param` and one per HTTP method. */
 export interface RouterMethods<S extends PathSyntax = 'v5'> {
+  /** Adds middleware (or mounts a router or app) on a path, `/` by default; while it runs, the mount point moves from `req.url` to `req.baseUrl`. */
   use: UseMatcher<this, S>;
+  /** Routes requests of every method on a path to the handlers. */
   all: RouteMatcher<this, S>;
+  /** Routes ACL requests on a path to the handlers. */
   acl: RouteMatcher<this, S>;
+  /** Routes BIND requests on a path to the handlers. */
   bind: RouteMatcher<this, S>;
+  /** Routes CHECKOUT requests on a path to the handlers. */
   checkout: RouteMatcher<this, S>;
+  /** Routes CONNECT requests on a path to the handlers. */
   connect: RouteMatcher<this, S>;
+  /** Routes COPY requests on a path to the handlers. */
   copy: RouteMatcher<this, S>;
+  /** Routes DELETE requests on a path to the handlers. */
   delete: RouteMatcher<this, S>;
+  /** Routes GET requests (and HEAD, unless HEAD has its own handler) on a path to the handlers. */
   get: RouteMatcher<this, S>;
+  /** Routes HEAD requests on a path to the handlers. */
   head: RouteMatcher<this, S>;
+  /** Routes LINK requests on a path to the handlers. */
   link: RouteMatcher<this, S>;
+  /** Routes LOCK requests on a path to the handlers. */
   lock: RouteMatcher<this, S>;
+  /** Routes M-SEARCH requests on a path to the handlers. */
   'm-search': RouteMatcher<this, S>;
+  /** Routes MERGE requests on a path to the handlers. */
   merge: RouteMatcher<this, S>;
+  /** Routes MKACTIVITY requests on a path to the handlers. */
   mkactivity: RouteMatcher<this, S>;
+  /** Routes MKCALENDAR requests on a path to the handlers. */
   mkcalendar: RouteMatcher<this, S>;
+  /** Routes MKCOL requests on a path to the handlers. */
   mkcol: RouteMatcher<this, S>;
+  /** Routes MOVE requests on a path to the handlers. */
   move: RouteMatcher<this, S>;
+  /** Routes NOTIFY requests on a path to the handlers. */
   notify: RouteMatcher<this, S>;
+  /** Routes OPTIONS requests on a path to the handlers. */
   options: RouteMatcher<this, S>;
+  /** Routes PATCH requests on a path to the handlers. */
   patch: RouteMatcher<this, S>;
+  /** Routes POST requests on a path to the handlers. */
   post: RouteMatcher<this, S>;
+  /** Routes PROPFIND requests on a path to the handlers. */
   propfind: RouteMatcher<this, S>;
+  /** Routes PROPPATCH requests on a path to the handlers. */
   proppatch: RouteMatcher<this, S>;
+  /** Routes PURGE requests on a path to the handlers. */
   purge: RouteMatcher<this, S>;
+  /** Routes PUT requests on a path to the handlers. */
   put: RouteMatcher<this, S>;
+  /** Routes QUERY requests (on Node versions whose `http.METHODS` has it) on a path to the handlers. */
   query: RouteMatcher<this, S>;
+  /** Routes REBIND requests on a path to the handlers. */
   rebind: RouteMatcher<this, S>;
+  /** Routes REPORT requests on a path to the handlers. */
   report: RouteMatcher<this, S>;
+  /** Routes SEARCH requests on a path to the handlers. */
   search: RouteMatcher<this, S>;
+  /** Routes SOURCE requests on a path to the handlers. */
   source: RouteMatcher<this, S>;
+  /** Routes SUBSCRIBE requests on a path to the handlers. */
   subscribe: RouteMatcher<this, S>;
+  /** Routes TRACE requests on a path to the handlers. */
   trace: RouteMatcher<this, S>;
+  /** Routes UNBIND requests on a path to the handlers. */
   unbind: RouteMatcher<this, S>;
+  /** Routes UNLINK requests on a path to the handlers. */
   unlink: RouteMatcher<this, S>;
+  /** Routes UNLOCK requests on a path to the handlers. */
   unlock: RouteMatcher<this, S>;
+  /** Routes UNSUBSCRIBE requests on a path to the handlers. */
   unsubscribe: RouteMatcher<this, S>;
+  /** A new route on `path`, to chain `.get()`, `.post()` ... on; its handlers' `req.params` come from the path. */
   route<Path extends string>(path: Path): Route<ParamsOfSyntax<Path, S>>;
+  /** A new route on a regular expression or an array of paths. */
   route(path: PathParams): Route;
+  /** Adds a param trigger for `:name` (or each of several names), run once per request and value before the matching routes' handlers. */
   param(name: string | string[], handler: ParamHandler): this;
+  /** A param trigger for a v5 wildcard (`*name`), whose value is an array of segments. */
   param(name: string | string[], handler: ParamHandler<string[]>): this;
 }
 
@@ -444,58 +496,110 @@ export interface RouteMethod<P, This> {
 
 /** A route: chain `.get()`, `.post()` ... on one path. */
 export interface Route<P = ParamsDictionary> {
+  /** The path the route was created on. */
   path: PathParams;
+  /** The route's handlers, one layer each, in the order they were added. */
   stack: Layer[];
+  /** The methods that have handlers, lower-case (`{ get: true }`); `_all` after `.all()`. */
   methods: Record<string, boolean | undefined>;
+  /** Adds handlers for requests of every method to this route. */
   all: RouteMethod<P, this>;
+  /** Adds handlers for ACL requests to this route. */
   acl: RouteMethod<P, this>;
+  /** Adds handlers for BIND requests to this route. */
   bind: RouteMethod<P, this>;
+  /** Adds handlers for CHECKOUT requests to this route. */
   checkout: RouteMethod<P, this>;
+  /** Adds handlers for CONNECT requests to this route. */
   connect: RouteMethod<P, this>;
+  /** Adds handlers for COPY requests to this route. */
   copy: RouteMethod<P, this>;
+  /** Adds handlers for DELETE requests to this route. */
   delete: RouteMethod<P, this>;
+  /** Adds handlers for GET requests (and HEAD, unless HEAD has its own handler) to this route. */
   get: RouteMethod<P, this>;
+  /** Adds handlers for HEAD requests to this route. */
   head: RouteMethod<P, this>;
+  /** Adds handlers for LINK requests to this route. */
   link: RouteMethod<P, this>;
+  /** Adds handlers for LOCK requests to this route. */
   lock: RouteMethod<P, this>;
+  /** Adds handlers for M-SEARCH requests to this route. */
   'm-search': RouteMethod<P, this>;
+  /** Adds handlers for MERGE requests to this route. */
   merge: RouteMethod<P, this>;
+  /** Adds handlers for MKACTIVITY requests to this route. */
   mkactivity: RouteMethod<P, this>;
+  /** Adds handlers for MKCALENDAR requests to this route. */
   mkcalendar: RouteMethod<P, this>;
+  /** Adds handlers for MKCOL requests to this route. */
   mkcol: RouteMethod<P, this>;
+  /** Adds handlers for MOVE requests to this route. */
   move: RouteMethod<P, this>;
+  /** Adds handlers for NOTIFY requests to this route. */
   notify: RouteMethod<P, this>;
+  /** Adds handlers for OPTIONS requests to this route. */
   options: RouteMethod<P, this>;
+  /** Adds handlers for PATCH requests to this route. */
   patch: RouteMethod<P, this>;
+  /** Adds handlers for POST requests to this route. */
   post: RouteMethod<P, this>;
+  /** Adds handlers for PROPFIND requests to this route. */
   propfind: RouteMethod<P, this>;
+  /** Adds handlers for PROPPATCH requests to this route. */
   proppatch: RouteMethod<P, this>;
+  /** Adds handlers for PURGE requests to this route. */
   purge: RouteMethod<P, this>;
+  /** Adds handlers for PUT requests to this route. */
   put: RouteMethod<P, this>;
+  /** Adds handlers for QUERY requests (on Node versions whose `http.METHODS` has it) to this route. */
   query: RouteMethod<P, this>;
+  /** Adds handlers for REBIND requests to this route. */
   rebind: RouteMethod<P, this>;
+  /** Adds handlers for REPORT requests to this route. */
   report: RouteMethod<P, this>;
+  /** Adds handlers for SEARCH requests to this route. */
   search: RouteMethod<P, this>;
+  /** Adds handlers for SOURCE requests to this route. */
   source: RouteMethod<P, this>;
+  /** Adds handlers for SUBSCRIBE requests to this route. */
   subscribe: RouteMethod<P, this>;
+  /** Adds handlers for TRACE requests to this route. */
   trace: RouteMethod<P, this>;
+  /** Adds handlers for UNBIND requests to this route. */
   unbind: RouteMethod<P, this>;
+  /** Adds handlers for UNLINK requests to this route. */
   unlink: RouteMethod<P, this>;
+  /** Adds handlers for UNLOCK requests to this route. */
   unlock: RouteMethod<P, this>;
+  /** Adds handlers for UNSUBSCRIBE requests to this route. */
   unsubscribe: RouteMethod<P, this>;
 }
 
 /** One entry of a router's or route's stack. */
 export interface Layer {
+  /** What the layer runs: a handler, a router or an app. */
   handle: Handler | Application | Router;
+  /** The handler's function name, or `<anonymous>`. */
   name: string;
+  /** The parameters of the layer's last match. */
   params: Record<string, unknown> | undefined;
+  /** The part of the path the layer's last match consumed. */
   path: string | undefined;
-  keys: Array<{ name: string | number; optional?: boolean }>;
+  /** The parameters the layer's path declares. */
+  keys: Array<{
+    /** The parameter's name, or its index for an unnamed capture. */
+    name: string | number;
+    /** Whether the parameter may be absent. */
+    optional?: boolean;
+  }>;
+  /** A route's layer: its method, lower-case (`undefined` for `.all()`); `undefined` in a router's stack. */
   method: string | undefined;
+  /** The route a router's layer dispatches to. */
   route?: Route;
 }
 
+/** The options of `trestle.Router()`; each defaults to false. */
 export interface RouterOptions {
   /** Distinguish `/Foo` from `/foo`. */
   caseSensitive?: boolean;
@@ -508,11 +612,17 @@ export interface RouterOptions {
 /** A router: a mini-application of middleware and routes, itself a middleware. */
 export interface Router<S extends PathSyntax = 'v5'> extends RouterMethods<S> {
   (req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): void;
+  /** The middleware and route layers, in the order they were added. */
   stack: Layer[];
+  /** The param triggers, by parameter name. */
   params: Record<string, ParamHandler[]>;
+  /** The `caseSensitive` option the router was created with. */
   caseSensitive: boolean;
+  /** The `mergeParams` option the router was created with. */
   mergeParams: boolean;
+  /** The `strict` option the router was created with. */
   strict: boolean;
+  /** Runs a request through the stack; `done` is called when no layer answered, or with the error. */
   handle(req: http.IncomingMessage, res: http.ServerResponse, done: NextFunction): void;
 }
 
@@ -521,40 +631,66 @@ export type EngineCallback = (path: string, options: object, callback: RenderCal
 
 /** Settings Express users read and write, with their value types. */
 export interface KnownSettings {
+  /** The environment mode; default `NODE_ENV`, else `'development'`. */
   env: string;
+  /** Which peers to believe about `X-Forwarded-*`: `true`, a hop count, addresses or subnets (`'loopback'`, a comma list, an array), or `(addr, i) => boolean`. Default false. */
   'trust proxy': boolean | number | string | string[] | ((addr: string, i: number) => boolean);
+  /** The query parameter that names the JSONP callback; default `'callback'`. */
   'jsonp callback name': string;
+  /** The `JSON.stringify` replacer of `res.json()`. */
   'json replacer': ((this: unknown, key: string, value: unknown) => unknown) | Array<string | number> | null | undefined;
+  /** The indentation of `res.json()`. */
   'json spaces': number | string | undefined;
+  /** Escape `<`, `>` and `&` in JSON answers. Default false. */
   'json escape': boolean;
+  /** `/Foo` and `/foo` differ; read when the app router is created. Default false. */
   'case sensitive routing': boolean;
+  /** `/foo` and `/foo/` differ; read when the app router is created. Default false. */
   'strict routing': boolean;
+  /** Keep looked-up views and let engines cache templates; default on when `env` is `production`. */
   'view cache': boolean;
+  /** The extension a view name without one gets, such as `'ejs'`. */
   'view engine': string | undefined;
+  /** The directory of views, or directories searched in order; default `views` in the working directory. */
   views: string | string[];
+  /** How `req.query` is parsed: `'simple'` (node's `querystring`; v5's default), `'extended'` (`qs`; v4's default), `false` for `{}`, or a function. */
   'query parser': boolean | 'simple' | 'extended' | ((str: string) => object);
+  /** How many labels at the right of the host name `req.subdomains` leaves out; default 2. */
   'subdomain offset': number;
+  /** The `ETag` `res.send()` computes: `'weak'` (default, or `true`), `'strong'`, `false` for none, or `(body, encoding) => tag`. */
   etag: boolean | 'weak' | 'strong' | ((body: Buffer | string, encoding?: BufferEncoding) => string | undefined);
+  /** Send `X-Powered-By: Trestle`. Default on. */
   'x-powered-by': boolean;
+  /** The class views are looked up with; default the built-in one. */
   view: ViewConstructor;
 }
 
+/** A setting's name: a known one, or any other string. */
 export type SettingName = keyof KnownSettings | (string & {});
+/** A setting's value type: the known one for a known name, else `unknown`. */
 export type SettingOf<K extends string> = K extends keyof KnownSettings ? KnownSettings[K] : unknown;
 
 /** The variables every template of an app sees; also callable to merge an object in. */
 export type AppLocals<L extends Record<string, unknown> = Record<string, unknown>> = L &
-  Locals & { settings: Record<string, unknown> } & ((obj: Record<string, unknown>) => AppLocals<L>);
+  Locals & {
+    /** The app's settings, as templates see them. */
+    settings: Record<string, unknown>;
+  } & ((obj: Record<string, unknown>) => AppLocals<L>);
 
 /** A view class, for `app.set('view', MyView)`. */
 export interface ViewConstructor {
   new (name: string, options: { defaultEngine: string | undefined; root: string | string[]; engines: Record<string, EngineCallback> }): ViewInstance;
 }
 
+/** A view as a {@link ViewConstructor} makes it for one name. */
 export interface ViewInstance {
+  /** The file found; falsy when the view does not exist (a lookup error). */
   path?: string | undefined;
+  /** The name the view was looked up by. */
   name?: string;
+  /** The directory or directories it was looked up in. */
   root?: string | string[];
+  /** Renders the view with the merged locals. */
   render(options: object, callback: RenderCallback): void;
 }
 
@@ -570,32 +706,55 @@ export interface Application<L extends Record<string, unknown> = Record<string, 
   (req: http.IncomingMessage, res: http.ServerResponse, next?: NextFunction): void;
   /** With one argument, read a setting; with a path and handlers, route GET (and HEAD). */
   get: AppGet<this, S>;
+  /** Sets a setting; `etag`, `query parser` and `trust proxy` are compiled here, and an invalid value is a TypeError. */
   set<K extends string>(name: K, value: SettingOf<K>): this;
+  /** With one argument, reads a setting, as `app.get(name)` does. */
   set<K extends string>(name: K): SettingOf<K>;
+  /** Sets a setting to `true`. */
   enable(name: SettingName): this;
+  /** Sets a setting to `false`. */
   disable(name: SettingName): this;
+  /** Whether a setting is truthy. */
   enabled(name: SettingName): boolean;
+  /** Whether a setting is falsy. */
   disabled(name: SettingName): boolean;
+  /** Registers the template engine for an extension (with or without its dot). */
   engine(ext: string, fn: EngineCallback): this;
+  /** Renders a view with `app.locals`, without a response: `callback(err, html)`. */
   render(name: string, callback: RenderCallback): void;
+  /** Renders a view with `app.locals` and `options` (which win), without a response. */
   render(name: string, options: object, callback: RenderCallback): void;
+  /** Creates an `http.Server` for the app and listens as `server.listen()` does; the callback also hears of a listen error. */
   listen(port?: number, hostname?: string, backlog?: number, callback?: (err?: Error) => void): http.Server;
+  /** Listens on `port` and `hostname`. */
   listen(port?: number, hostname?: string, callback?: (err?: Error) => void): http.Server;
+  /** Listens on `port` (a free one when omitted or 0). */
   listen(port?: number, callback?: (err?: Error) => void): http.Server;
+  /** Listens on a Unix socket or Windows pipe path. */
   listen(path: string, callback?: (err?: Error) => void): http.Server;
+  /** Listens on a handle (a server, a socket, `{ fd }`) or with a `server.listen()` options object. */
   listen(handle: unknown, listeningListener?: (err?: Error) => void): http.Server;
   /** The absolute mount path of this app. */
   path(): string;
+  /** Runs a request through the app's router, then `callback`, or the final handler (the 404 and error pages). */
   handle(req: http.IncomingMessage, res: http.ServerResponse, callback?: NextFunction): void;
+  /** Variables every view of the app sees, `settings` among them; callable to merge an object in. */
   locals: AppLocals<L>;
+  /** The settings by name; a mounted app inherits those of its parent it did not set. */
   settings: Record<string, unknown>;
+  /** The registered template engines, by extension with its dot. */
   engines: Record<string, EngineCallback>;
+  /** The path or paths the app was mounted on; `/` when it is not mounted. */
   mountpath: string | string[];
+  /** The app this one was mounted on. */
   parent?: Application;
   /** The application router, created on first use. */
   readonly router: Router<S>;
+  /** The prototype of this app's `req`: members added here reach the requests of this app and its sub-apps only. */
   request: Request;
+  /** The prototype of this app's `res`: members added here reach the responses of this app and its sub-apps only. */
   response: Response;
+  /** Sets up a new app's settings, locals and engines; `trestle()` calls it. */
   init(): void;
 }
 
@@ -616,6 +775,7 @@ export interface Trestle<S extends PathSyntax = 'v5'> {
   response: Response;
   /** Creates a router: `trestle.Router({ mergeParams: true })`. */
   Router(options?: RouterOptions): Router<S>;
+  /** The route class: `new trestle.Route(path)`. */
   Route: RouteConstructor;
   /** Parses JSON bodies into `req.body`. */
   json(options?: JsonOptions): RequestHandler;
@@ -641,6 +801,7 @@ export interface BodyParserOptions {
   verify?(req: Request, res: Response, buf: Buffer, encoding: string | null): void;
 }
 
+/** The options of `trestle.json()`. */
 export interface JsonOptions extends BodyParserOptions {
   /** Accept only objects and arrays at the top level. Default true. */
   strict?: boolean | undefined;
@@ -650,6 +811,7 @@ export interface JsonOptions extends BodyParserOptions {
   defaultCharset?: string | undefined;
 }
 
+/** The options of `trestle.urlencoded()`. */
 export interface UrlencodedOptions extends BodyParserOptions {
   /** Parse nested objects and arrays (`a[b]=1`) with `qs`. Default false. */
   extended?: boolean | undefined;
@@ -665,13 +827,16 @@ export interface UrlencodedOptions extends BodyParserOptions {
   interpretNumericEntities?: boolean | undefined;
 }
 
+/** The options of `trestle.raw()`: those every body parser takes. */
 export interface RawOptions extends BodyParserOptions {}
 
+/** The options of `trestle.text()`. */
 export interface TextOptions extends BodyParserOptions {
   /** Charset when the request names none. Default `'utf-8'`. */
   defaultCharset?: string | undefined;
 }
 
+/** The options of `trestle.static(root, options)`. */
 export interface StaticOptions {
   /** Answer `Range` requests (206/416) and send `Accept-Ranges`. Default true. */
   acceptRanges?: boolean | undefined;
