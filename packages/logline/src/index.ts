@@ -1,5 +1,10 @@
-// The package entry: `require('logline')` is the factory itself, as
-// `require('morgan')` is, with `token`, `format` and `compile` on it.
+/**
+ * The package entry: `require('logline')` is the `logger` factory itself, as
+ * `require('morgan')` is, with `token`, `format` and `compile` on it, and
+ * the type names under it (`logger.LoggerOptions`, ...).
+ *
+ * @module logline
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compile as compileFormat } from './compile.js';
 import { defineFormat } from './formats.js';
@@ -54,19 +59,30 @@ logger.compile = function compile(format: string): types.FormatFn {
   return compileFormat(format);
 };
 
-// The public types, reachable as `logger.LoggerOptions` and so on.
+/** The public types, reachable as `logger.LoggerOptions` and so on. */
 // eslint-disable-next-line @typescript-eslint/no-namespace
 declare namespace logger {
+  /** The request as logline reads it: node's `IncomingMessage` plus `originalUrl`, `ip` and `_remoteAddress` when set. */
   export type LoglineRequest = types.LoglineRequest;
+  /** The response as logline reads it: node's `ServerResponse`. */
   export type LoglineResponse = types.LoglineResponse;
+  /** What a token returns; a falsy value is shown as `-`. */
   export type TokenValue = types.TokenValue;
+  /** A token: `(req, res, arg?)`, `arg` being the bracket argument of `:name[arg]`. */
   export type TokenCallback<Req = LoglineRequest, Res = LoglineResponse> = types.TokenCallback<Req, Res>;
+  /** Every defined token, by name, as format functions receive them. */
   export type TokenIndexer<Req = LoglineRequest, Res = LoglineResponse> = types.TokenIndexer<Req, Res>;
+  /** A format function `(tokens, req, res)`: the line, or `undefined`/`null` for none. */
   export type FormatFn<Req = LoglineRequest, Res = LoglineResponse> = types.FormatFn<Req, Res>;
+  /** Where lines go: anything with `write(string)`. */
   export type LogStream = types.LogStream;
+  /** The options of `logger(format, options)`: `immediate`, `skip`, `stream`. */
   export type LoggerOptions<Req = LoglineRequest, Res = LoglineResponse> = types.LoggerOptions<Req, Res>;
+  /** The deprecated options-object form `logger({ format, ... })`. */
   export type LegacyLoggerOptions<Req = LoglineRequest, Res = LoglineResponse> = types.LegacyLoggerOptions<Req, Res>;
+  /** The `next` callback the middleware calls to continue the chain. */
   export type NextFunction = types.NextFunction;
+  /** The middleware `logger()` returns: `(req, res, next)`. */
   export type LoglineMiddleware<Req = LoglineRequest, Res = LoglineResponse> = types.LoglineMiddleware<Req, Res>;
 }
 

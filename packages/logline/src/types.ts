@@ -1,6 +1,11 @@
-// Public types of logline. Everything a user writes against (options, token
-// callbacks, format functions, the middleware) is named here, so that both the
-// CommonJS and the ESM entry can re-export one set of declarations.
+/**
+ * Public types of logline. Everything a user writes against (options, token
+ * callbacks, format functions, the middleware) is named here, so that both the
+ * CommonJS and the ESM entry can re-export one set of declarations: import
+ * them from `logline` (`logger.LoggerOptions`, or by name from the ESM entry).
+ *
+ * @module logline/types
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
@@ -9,8 +14,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * field that morgan-era code sets and reads.
  */
 export interface LoglineRequest extends IncomingMessage {
+  /** The URL as it arrived, set by frameworks that rewrite `url`; `:url` prefers it. */
   originalUrl?: string;
+  /** The client address a framework computed (proxy-aware); `:remote-addr` prefers it. */
   ip?: string;
+  /** The socket address, recorded when the request arrives (as morgan does); `:remote-addr` reads it when `ip` is unset. */
   _remoteAddress?: string;
 }
 
@@ -47,6 +55,7 @@ export type FormatFn<Req = LoglineRequest, Res = LoglineResponse> = (
 
 /** Anything with a `write(string)` method, such as a Writable stream. */
 export interface LogStream {
+  /** Receives each line, with its trailing newline. */
   write(line: string): unknown;
 }
 
@@ -68,6 +77,7 @@ export interface LoggerOptions<Req = LoglineRequest, Res = LoglineResponse> {
 /** @deprecated The options-object form `logger({ format, ... })`. */
 export interface LegacyLoggerOptions<Req = LoglineRequest, Res = LoglineResponse>
   extends LoggerOptions<Req, Res> {
+  /** The format, as `logger()`'s first argument takes it; `default` when absent. */
   format?: string | FormatFn<Req, Res>;
 }
 

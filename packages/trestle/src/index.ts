@@ -1,34 +1,69 @@
-// `require('trestle')` / `import trestle from 'trestle'`: the v5 framework.
+/**
+ * `require('trestle')` / `import trestle from 'trestle'`: the framework with
+ * Express 5's behaviour. The export is the `trestle` factory with its
+ * members, and the type names Express users import.
+ *
+ * @module trestle
+ */
 import { createFramework } from './framework';
 import { v5 } from './profile';
 import type * as T from './types';
 
+/**
+ * The factory: `trestle()` creates an application, as `express()` does. Its
+ * members are those of `express`: `Router`, `Route`, `json`, `urlencoded`,
+ * `raw`, `text`, `static`, and the `application`, `request` and `response`
+ * prototypes.
+ */
 const trestle = createFramework(v5) as unknown as T.Trestle;
 
-// The type names Express users import, with @types/express's parameter order.
+/** The type names Express users import, with `@types/express`'s parameter order. */
 declare namespace trestle {
+  /** An application, as `trestle()` returns it; `L` types `app.locals`. Its paths use the v5 path syntax. */
   export type Application<L extends Record<string, unknown> = Record<string, unknown>> = T.Application<L>;
+  /** The request handlers receive: node's `IncomingMessage` with Express's `req` properties and methods. */
   export type Request<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.Request<P, ResBody, ReqBody, ReqQuery, L>;
+  /** The response handlers receive: node's `ServerResponse` with Express's `res` methods. */
   export type Response<ResBody = unknown, L extends Record<string, unknown> = Record<string, unknown>> = T.Response<ResBody, L>;
+  /** `next()`, `next('route')`, `next('router')` or `next(err)`. */
   export type NextFunction = T.NextFunction;
+  /** A middleware or route handler `(req, res, next)`; a returned promise that rejects becomes `next(err)`. */
   export type RequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.RequestHandler<P, ResBody, ReqBody, ReqQuery, L>;
+  /** An error handler `(err, req, res, next)`, recognised by its four parameters. */
   export type ErrorRequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery, L>;
+  /** A router, as `trestle.Router()` returns it: middleware and routes, itself a middleware. Its paths use the v5 path syntax. */
   export type Router = T.Router;
+  /** A route, as `app.route(path)` returns it: `.get()`, `.post()` ... chained on one path. */
   export type Route<P = T.ParamsDictionary> = T.Route<P>;
+  /** The options of `trestle.Router()`: `caseSensitive`, `mergeParams`, `strict`. */
   export type RouterOptions = T.RouterOptions;
+  /** The options of `res.cookie()` and `res.clearCookie()`. */
   export type CookieOptions = T.CookieOptions;
+  /** `req.params` when the path's parameters are not known: strings by name. */
   export type ParamsDictionary = T.ParamsDictionary;
+  /** The `req.params` type a path gives in the v5 path syntax: `'/users/:id'` gives `{ id: string }`. */
   export type RouteParameters<Path extends string> = T.RouteParameters<Path>;
+  /** `req.query` as the query parsers give it (the `qs` package's type). */
   export type ParsedQs = T.ParsedQs;
+  /** Any handler: a request handler or an error handler. */
   export type Handler = T.Handler;
+  /** A param trigger `(req, res, next, value, name)` for `app.param()` and `router.param()`. */
   export type ParamHandler = T.ParamHandler;
+  /** The options of `res.sendFile()` and `res.download()`. */
   export type SendFileOptions = T.SendFileOptions;
+  /** A template engine for `app.engine(ext, fn)`: `(path, options, callback)`. */
   export type EngineCallback = T.EngineCallback;
+  /** The options every body parser takes: `limit`, `inflate`, `type`, `verify`. */
   export type BodyParserOptions = T.BodyParserOptions;
+  /** The options of `trestle.json()`. */
   export type JsonOptions = T.JsonOptions;
+  /** The options of `trestle.urlencoded()`. */
   export type UrlencodedOptions = T.UrlencodedOptions;
+  /** The options of `trestle.raw()`. */
   export type RawOptions = T.RawOptions;
+  /** The options of `trestle.text()`. */
   export type TextOptions = T.TextOptions;
+  /** The options of `trestle.static()`. */
   export type StaticOptions = T.StaticOptions;
 }
 

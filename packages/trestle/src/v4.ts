@@ -1,28 +1,55 @@
-// `require('trestle/v4')`: the framework with Express 4 behaviour.
+/**
+ * `require('trestle/v4')`: the framework with Express 4's behaviour, for
+ * Express 4 apps that change only their `require`.
+ *
+ * @module trestle/v4
+ */
 import { createFramework } from './framework';
 import { v4 } from './profile';
 import type * as T from './types';
 
+/**
+ * The factory with Express 4's behaviour: `trestle()` creates an application
+ * whose paths use the v4 syntax (`:id?`, `:id(\d+)`, `*`) and whose
+ * request and response keep Express 4's API.
+ */
 const trestle = createFramework(v4) as unknown as T.Trestle<'v4'>;
 
-// The type names Express users import, with @types/express's parameter order.
+/** The type names Express users import, with `@types/express`'s parameter order. */
 declare namespace trestle {
+  /** An application, as `trestle()` returns it; `L` types `app.locals`. Its paths use the v4 path syntax. */
   export type Application<L extends Record<string, unknown> = Record<string, unknown>> = T.Application<L, 'v4'>;
+  /** The request handlers receive: node's `IncomingMessage` with Express's `req` properties and methods. */
   export type Request<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.Request<P, ResBody, ReqBody, ReqQuery, L>;
+  /** The response handlers receive: node's `ServerResponse` with Express's `res` methods. */
   export type Response<ResBody = unknown, L extends Record<string, unknown> = Record<string, unknown>> = T.Response<ResBody, L>;
+  /** `next()`, `next('route')`, `next('router')` or `next(err)`. */
   export type NextFunction = T.NextFunction;
+  /** A middleware or route handler `(req, res, next)`; a returned promise that rejects becomes `next(err)`. */
   export type RequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.RequestHandler<P, ResBody, ReqBody, ReqQuery, L>;
+  /** An error handler `(err, req, res, next)`, recognised by its four parameters. */
   export type ErrorRequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery, L>;
+  /** A router, as `trestle.Router()` returns it: middleware and routes, itself a middleware. Its paths use the v4 path syntax. */
   export type Router = T.Router<'v4'>;
+  /** A route, as `app.route(path)` returns it: `.get()`, `.post()` ... chained on one path. */
   export type Route<P = T.ParamsDictionary> = T.Route<P>;
+  /** The options of `trestle.Router()`: `caseSensitive`, `mergeParams`, `strict`. */
   export type RouterOptions = T.RouterOptions;
+  /** The options of `res.cookie()` and `res.clearCookie()`. */
   export type CookieOptions = T.CookieOptions;
+  /** `req.params` when the path's parameters are not known: strings by name. */
   export type ParamsDictionary = T.ParamsDictionary;
+  /** The `req.params` type a path gives in the v4 path syntax: `'/users/:id?'` gives `{ id?: string }`. */
   export type RouteParameters<Path extends string> = T.RouteParametersV4<Path>;
+  /** `req.query` as the query parsers give it (the `qs` package's type). */
   export type ParsedQs = T.ParsedQs;
+  /** Any handler: a request handler or an error handler. */
   export type Handler = T.Handler;
+  /** A param trigger `(req, res, next, value, name)` for `app.param()` and `router.param()`. */
   export type ParamHandler = T.ParamHandler;
+  /** The options of `res.sendFile()` and `res.download()`. */
   export type SendFileOptions = T.SendFileOptions;
+  /** A template engine for `app.engine(ext, fn)`: `(path, options, callback)`. */
   export type EngineCallback = T.EngineCallback;
 }
 
