@@ -89,7 +89,7 @@ const scenarios = {
     expect: { file: path.join(STATIC_DIR, STATIC_FILE) },
     notes: {
       node: 'by hand: stat + stream',
-      fastify: 'by hand: stat + stream (no @fastify/static)',
+      fastify: '@fastify/static',
       koa: 'by hand: stat + stream (no koa-static)',
       polka: 'serve-static',
     },

@@ -1,11 +1,10 @@
 'use strict';
 // Fastify 5 with its defaults. Pass-through middleware are onRequest hooks
-// (fastify's own idiom; @fastify/middie is not installed). Static files are
-// served by hand (static-file.js) because @fastify/static is not installed.
+// (fastify's own idiom; @fastify/middie is not installed). Static files go
+// through @fastify/static, fastify's own plugin, with its defaults.
 const Fastify = require('fastify');
-const { HELLO, JSON_REPLY } = require('../scenarios');
+const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
-const { lookupStatic, openStream } = require('./static-file');
 
 function build({ name, scenario }) {
   const app = Fastify(name === 'logger' ? loggerOptions() : {});
@@ -32,12 +31,7 @@ function build({ name, scenario }) {
       app.post('/body', async (req) => req.body);
       break;
     case 'static':
-      app.get('/static/*', async (req, reply) => {
-        const found = await lookupStatic('/' + req.params['*']);
-        if (!found) return reply.callNotFound();
-        reply.headers(found.headers);
-        return openStream(found.file);
-      });
+      app.register(require('@fastify/static'), { root: STATIC_DIR, prefix: '/static/' });
       break;
     default:
       throw new Error(`fastify: no scenario "${name}"`);
