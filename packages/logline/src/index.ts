@@ -59,7 +59,7 @@ logger.compile = function compile(format: string): types.FormatFn {
   return compileFormat(format);
 };
 
-/** The public types, reachable as `logger.LoggerOptions` and so on. */
+/** The public types, reachable as `logger.LoggerOptions` and so on, beside the members `token`, `format` and `compile` assigned above. */
 // eslint-disable-next-line @typescript-eslint/no-namespace
 declare namespace logger {
   /** The request as logline reads it: node's `IncomingMessage` plus `originalUrl`, `ip` and `_remoteAddress` when set. */
