@@ -51,6 +51,18 @@ declare namespace trestle {
   export type SendFileOptions = T.SendFileOptions;
   /** A template engine for `app.engine(ext, fn)`: `(path, options, callback)`. */
   export type EngineCallback = T.EngineCallback;
+  /** The options every body parser takes: `limit`, `inflate`, `type`, `verify`. */
+  export type BodyParserOptions = T.BodyParserOptions;
+  /** The options of `trestle.json()`. */
+  export type JsonOptions = T.JsonOptions;
+  /** The options of `trestle.urlencoded()`. */
+  export type UrlencodedOptions = T.UrlencodedOptions;
+  /** The options of `trestle.raw()`. */
+  export type RawOptions = T.RawOptions;
+  /** The options of `trestle.text()`. */
+  export type TextOptions = T.TextOptions;
+  /** The options of `trestle.static()`. */
+  export type StaticOptions = T.StaticOptions;
 }
 
 export = trestle;
