@@ -1,6 +1,7 @@
 // The deprecated `buffer` option: lines are kept and written to the real
 // stream together, once per interval. A flush is one write() of whole lines,
 // so lines still never interleave with another writer's.
+import { reportFailure } from './stream-failures.js';
 import type { LogStream } from './types.js';
 
 export const DEFAULT_BUFFER_MS = 1000;
@@ -12,7 +13,12 @@ export class BufferedStream implements LogStream {
     this.timer = null;
     const chunk = this.lines.join('');
     this.lines.length = 0;
-    this.target.write(chunk);
+    // A timer callback: a throwing stream must not become an uncaught exception.
+    try {
+      this.target.write(chunk);
+    } catch (err) {
+      reportFailure(err);
+    }
   };
 
   constructor(

@@ -5,6 +5,7 @@ import { BufferedStream, DEFAULT_BUFFER_MS } from './buffered-stream.js';
 import { deprecate } from './deprecate.js';
 import { logAtEnd, type EndOfResponseLogger } from './exchange.js';
 import { formatNamed } from './formats.js';
+import { reportFailure, watchErrors } from './stream-failures.js';
 import { tokens } from './tokens.js';
 import type {
   FormatFn,
@@ -19,6 +20,9 @@ type Skip = (req: LoglineRequest, res: LoglineResponse) => unknown;
 
 /** Builds and writes the line of one exchange. */
 class LineWriter implements EndOfResponseLogger {
+  /** Set while lines fail, so a broken stream warns once, not once per request. */
+  private failing = false;
+
   constructor(
     private readonly format: FormatFn,
     private readonly skip: Skip | undefined,
@@ -26,13 +30,24 @@ class LineWriter implements EndOfResponseLogger {
   ) {}
 
   log(req: LoglineRequest, res: LoglineResponse): void {
-    if (this.skip !== undefined && this.skip(req, res)) return;
-    const line = this.format(tokens, req, res);
-    if (line === undefined || line === null) return;
-    // One write of one whole line: appenders to the same file never see half
-    // lines. A false return (back-pressure) is not a reason to drop lines:
-    // the stream buffers them.
-    this.stream.write(line + '\n');
+    // Runs from the response's 'finish'/'close' listeners (or before next()
+    // with `immediate`): a throw here would be an uncaught exception.
+    try {
+      if (this.skip !== undefined && this.skip(req, res)) return;
+      const line = this.format(tokens, req, res);
+      if (line === undefined || line === null) return;
+      // A destroyed stream (ended, or failed earlier) drops writes without a
+      // word: say so instead of losing lines silently.
+      if ((this.stream as { destroyed?: unknown }).destroyed === true) throw new Error('the log stream is closed');
+      // One write of one whole line: appenders to the same file never see half
+      // lines. A false return (back-pressure) is not a reason to drop lines:
+      // the stream buffers them.
+      this.stream.write(line + '\n');
+      this.failing = false;
+    } catch (err) {
+      if (!this.failing) reportFailure(err);
+      this.failing = true;
+    }
   }
 }
 
@@ -99,7 +114,9 @@ export function createLogger(formatArg?: unknown, optionsArg?: unknown): Logline
   const opts: LegacyLoggerOptions = (options ?? {}) as LegacyLoggerOptions;
   const formatLine = formatFunction(format);
   const skip = skipOption(opts.skip);
-  const stream = bufferedIfAsked(streamOption(opts.stream), opts.buffer);
+  const target = streamOption(opts.stream);
+  watchErrors(target);
+  const stream = bufferedIfAsked(target, opts.buffer);
   const writer = new LineWriter(formatLine, skip, stream);
 
   if (opts.immediate) {

@@ -41,8 +41,7 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
       message = `Cannot ${req.method} ${encodeUrl(getPathname(req.originalUrl ?? req.url ?? '/'))}`;
     }
     if (res.headersSent) {
-      // Part of another answer is on the wire: all we can do is cut it short.
-      req.socket?.destroy();
+      cutShort(req, res);
       return;
     }
     const send = () => write(req, res, status, headers, message);
@@ -81,6 +80,17 @@ function errorMessage(err: unknown, status: number, env: string): string {
   return msg || statuses.message[status] || String(status);
 }
 
+/**
+ * An error after the headers went out. While that answer is still being
+ * written, all we can do is cut it short so the client sees it fail. Once it
+ * was ended it is whole (maybe still flushing), and the keep-alive socket may
+ * already carry the client's next request: destroying it then would truncate
+ * a good answer or kill an innocent request (Express does both).
+ */
+function cutShort(req: IncomingMessage, res: ServerResponse): void {
+  if (!res.writableEnded) req.socket?.destroy();
+}
+
 function page(message: string): string {
   const body = escapeHtml(message).replace(/\n/g, '<br>').replace(/ {2}/g, ' &nbsp;');
   return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${body}</pre>\n</body>\n</html>\n`;
@@ -88,7 +98,7 @@ function page(message: string): string {
 
 function write(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, unknown> | undefined, message: string): void {
   if (res.headersSent) {
-    req.socket?.destroy();
+    cutShort(req, res);
     return;
   }
   const body = page(message);
