@@ -4,7 +4,7 @@
 // `hash`, `lastModifiedDate`), as Express 3 apps read them. Parsing is
 // busboy's, the field's multipart parser (multer uses it too).
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, unlink } from 'node:fs';
+import { createWriteStream, unlink, type WriteStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
@@ -47,9 +47,25 @@ export class File {
 type Req = IncomingMessage & { body?: unknown; files?: Record<string, File | File[]> };
 type Next = (err?: unknown) => void;
 
-/** Adds to a map of name -> value, making repeats into arrays. */
+/** A temporary file being written; `closed` once its descriptor is released. */
+interface Upload {
+  path: string;
+  out: WriteStream;
+  closed: boolean;
+}
+
+/** Removes the temporary file of an upload that failed. */
+function discard(upload: Upload): void {
+  unlink(upload.path, () => undefined);
+}
+
+/**
+ * Adds to a map of name -> value, making repeats into arrays. Only own
+ * entries count as earlier values: a field named `constructor` or
+ * `toString` must not pick up Object.prototype's member.
+ */
 function add<T>(map: Record<string, T | T[]>, name: string, value: T): void {
-  const prior = map[name];
+  const prior = Object.hasOwn(map, name) ? map[name] : undefined;
   if (prior === undefined) map[name] = value;
   else if (Array.isArray(prior)) prior.push(value);
   else map[name] = [prior, value];
@@ -72,7 +88,7 @@ export function multipart(options: MultipartOptions = {}) {
     }
     const fields: string[] = [];
     const files: Record<string, File | File[]> = {};
-    const written: string[] = [];
+    const uploads: Upload[] = [];
     let pending = 0;
     let received = 0;
     let parsed = false;
@@ -83,7 +99,11 @@ export function multipart(options: MultipartOptions = {}) {
       failed = true;
       req.unpipe(parser);
       req.resume();
-      for (const path of written) unlink(path, () => undefined);
+      // A file still being written is removed once its descriptor is closed.
+      for (const upload of uploads) {
+        if (upload.closed) discard(upload);
+        else upload.out.destroy();
+      }
       next(err);
     };
     const finish = (): void => {
@@ -101,17 +121,29 @@ export function multipart(options: MultipartOptions = {}) {
 
     parser.on('field', (name, value) => fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
     parser.on('file', (name, stream, info) => {
+      // qs drops a field named `__proto__`; a file in one is dropped too (and never written).
+      if (name === '__proto__') {
+        stream.resume();
+        return;
+      }
       const path = join(uploadDir, `trestle-${randomUUID()}${options.keepExtensions ? extname(info.filename ?? '') : ''}`);
-      written.push(path);
       pending++;
       const digest = options.hash ? createHash(options.hash) : null;
       let size = 0;
       const out = createWriteStream(path);
+      const upload: Upload = { path, out, closed: false };
+      uploads.push(upload);
+      out.on('close', () => {
+        upload.closed = true;
+        if (failed) discard(upload);
+      });
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
         digest?.update(chunk);
       });
       stream.on('limit', () => fail(createHttpError(413, 'request entity too large', { type: 'entity.too.large', limit })));
+      // busboy errors the file stream of a form that ends mid-file; unheard, that error would crash the process.
+      stream.on('error', (err: Error) => fail(createHttpError(400, err.message, { type: 'multipart.parse.failed' })));
       out.on('error', fail);
       out.on('finish', () => {
         pending--;
