@@ -456,19 +456,33 @@ describe('bad input: legacy bodyParser multipart uploads', () => {
     assert.deepEqual(readdirSync(uploadDir), []);
   }
 
-  test('a multipart body that ends without its closing boundary is 400, not a crash', async (t) => {
+  test('a malformed or cut-short multipart body is 400: no crash, no hang, no file left', async (t) => {
     // The test runner survives an uncaught exception; a server would not. The monitor sees every one.
     const uncaught: unknown[] = [];
     const monitor = (err: unknown) => uncaught.push(err);
     process.on('uncaughtExceptionMonitor', monitor);
     t.after(() => process.off('uncaughtExceptionMonitor', monitor));
-    for (const body of [part('f', 't.txt', 'hello world'), `--b\r\nContent-Disposition: form-data; name="f"; filename="t.txt"\r\n\r\nhello`, `${part('title', null, 'x')}--b\r\nContent-Dispo`]) {
+    const fileHead = (name: string) => `--b\r\nContent-Disposition: form-data; name="${name}"; filename="t.txt"\r\n`;
+    const bodies: Array<[string, string]> = [
+      // Ends mid-file, with and without the part's own line end, and in a dropped `__proto__` file.
+      [part('f', 't.txt', 'hello world'), 'Unexpected end of form'],
+      [`${fileHead('f')}\r\nhello`, 'Unexpected end of form'],
+      [`${fileHead('__proto__')}\r\nhello`, 'Unexpected end of form'],
+      // Ends in the next part's header.
+      [`${part('title', null, 'x')}--b\r\nContent-Dispo`, 'Unexpected end of form'],
+      // A header block ending on the boundary, then a part cut short: busboy never ends that file.
+      [`${fileHead('f')}\r\n--b\r\n--`, 'Unexpected end of form'],
+      [`${part('p', 'p.txt', 'plain')}${fileHead('f')}\r\n--b\r\n--`, 'Unexpected end of form'],
+      // A malformed part, then a file busboy still announces after the error.
+      [`${part('a', null, '')}--b\r\n\r\n${part('c', 'a.txt', '')}`, 'Malformed part header'],
+    ];
+    for (const [body, message] of bodies) {
       const res = await askPost(server.port, '/', MULTIPART, body);
-      assert.equal(res.status, 400, res.body.toString());
-      assert.equal((json(res) as Seen).message, 'Unexpected end of form');
+      assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.body.toString()}`);
+      assert.equal((json(res) as Seen).message, message, JSON.stringify(body));
       await assertServing(server.port);
+      await uploadsCleared();
     }
-    await uploadsCleared();
     assert.deepEqual(uncaught, []);
   });
 

@@ -8,6 +8,7 @@ import { createWriteStream, unlink, type WriteStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import bytes from 'bytes';
 import onFinished from 'on-finished';
@@ -54,9 +55,11 @@ interface Upload {
   closed: boolean;
 }
 
+function ignore(): void {}
+
 /** Removes the temporary file of an upload that failed. */
 function discard(upload: Upload): void {
-  unlink(upload.path, () => undefined);
+  unlink(upload.path, ignore);
 }
 
 /**
@@ -93,6 +96,8 @@ export function multipart(options: MultipartOptions = {}) {
     let received = 0;
     let parsed = false;
     let failed = false;
+    /** File streams busboy has not ended yet, written or drained. */
+    const open = new Set<Readable>();
 
     const fail = (err: unknown): void => {
       if (failed) return;
@@ -119,10 +124,30 @@ export function multipart(options: MultipartOptions = {}) {
     });
     req.on('aborted', () => fail(createHttpError(400, 'request aborted', { type: 'request.aborted', code: 'ECONNABORTED' })));
 
+    // busboy can stall on a malformed body: a part whose header block ends on the boundary,
+    // followed by a part cut short, leaves a file stream it never ends, and it waits for that
+    // stream for ever. Once the whole body is in, busboy has taken every byte and no file
+    // stream has data left to move, nothing more can happen: the form is malformed.
+    const checkStalled = (): void => {
+      if (failed || parsed || parser.writableLength !== 0) return;
+      for (const stream of open) if (stream.readableLength !== 0 || stream.isPaused()) return;
+      fail(createHttpError(400, 'Unexpected end of form', { type: 'multipart.parse.failed' }));
+      parser.destroy();
+    };
+    const checkSoon = (): void => {
+      setImmediate(checkStalled);
+    };
+    req.on('end', checkSoon);
+
     parser.on('field', (name, value) => fields.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
     parser.on('file', (name, stream, info) => {
-      // qs drops a field named `__proto__`; a file in one is dropped too (and never written).
-      if (name === '__proto__') {
+      open.add(stream);
+      stream.on('close', () => open.delete(stream));
+      stream.on('end', () => open.delete(stream));
+      // Drained, never written: a file in a field named `__proto__` (qs drops such a field
+      // too), and any part busboy still emits after the upload failed (no one would remove it).
+      if (failed || name === '__proto__') {
+        stream.on('error', ignore);
         stream.resume();
         return;
       }
@@ -145,6 +170,8 @@ export function multipart(options: MultipartOptions = {}) {
       // busboy errors the file stream of a form that ends mid-file; unheard, that error would crash the process.
       stream.on('error', (err: Error) => fail(createHttpError(400, err.message, { type: 'multipart.parse.failed' })));
       out.on('error', fail);
+      // A write stream that had fallen behind caught up: the stall check may now see the whole picture.
+      out.on('drain', checkSoon);
       out.on('finish', () => {
         pending--;
         add(files, name, new File(name, path, info.filename ?? '', info.mimeType, size, digest ? digest.digest('hex') : null, new Date()));
