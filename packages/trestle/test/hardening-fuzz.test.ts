@@ -11,7 +11,7 @@
 // TRESTLE_FUZZ_SEED (with TRESTLE_FUZZ_PATH for the shrunk case) replays a run.
 import assert from 'node:assert/strict';
 import { EventEmitter, once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -31,8 +31,13 @@ const PATH = process.env.TRESTLE_FUZZ_PATH;
 
 /** What the app saw: requests that reached it (by case id) and the cases whose handler threw on purpose. */
 class Observed {
-  /** Where legacy bodyParser writes uploads; the app removes what it accepted, the parser what it refused. */
+  /**
+   * Where legacy bodyParser writes uploads, one directory per case: the app
+   * removes what it accepted, the parser what it refused.
+   */
   readonly uploadDir = mkdtempSync(join(tmpdir(), 'trestle-fuzz-'));
+  /** The upload cases, by id, to name the one that left a file behind. */
+  readonly uploads = new Map<string, string>();
   reached = 0;
   readonly threw = new Set<string>();
   readonly lines: string[] = [];
@@ -103,7 +108,11 @@ function fuzzApp(seen: Observed) {
   });
   app.use('/api', api);
   const legacyBodyParser = (trestleLegacy as unknown as { bodyParser(options: object): RequestHandler }).bodyParser;
-  app.post('/upload', legacyBodyParser({ uploadDir: seen.uploadDir, limit: '20kb' }), (req, res) => {
+  app.post('/upload', (req, res, next) => {
+    const dir = join(seen.uploadDir, String(req.headers['x-case']));
+    mkdirSync(dir);
+    legacyBodyParser({ uploadDir: dir, limit: '20kb' })(req, res, next);
+  }, (req, res) => {
     const files = (req as unknown as { files: Record<string, { name: string; path: string } | Array<{ name: string; path: string }>> }).files;
     const names: Record<string, string[]> = {};
     for (const field of Object.keys(files)) {
@@ -313,13 +322,18 @@ function serialize(c: FuzzCase, id: number): Buffer {
 
 // ---- the property ---------------------------------------------------------
 
-/** Waits (bounded) until every temporary upload file is gone. */
+/**
+ * Waits (bounded) until no temporary upload file is left, then names the
+ * cases that left one. Checked once, at the end: a failed upload's file is
+ * removed once its descriptor closes, which a file system under load may
+ * take a while to report.
+ */
 async function uploadsCleared(seen: Observed): Promise<void> {
-  for (let i = 0; i < 200 && readdirSync(seen.uploadDir).length !== 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  const left = readdirSync(seen.uploadDir).map((name) => `${name}: ${JSON.stringify(readFileSync(join(seen.uploadDir, name), 'latin1').slice(0, 60))}`);
-  // Removed before failing, so that shrinking starts each case from an empty directory.
-  for (const name of readdirSync(seen.uploadDir)) rmSync(join(seen.uploadDir, name), { force: true });
-  assert.deepEqual(left, [], 'temporary upload files left behind');
+  const left = () => readdirSync(seen.uploadDir).filter((id) => readdirSync(join(seen.uploadDir, id)).length !== 0);
+  const deadline = Date.now() + 10000;
+  while (left().length !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  const cases = left().map((id) => `case ${id}: ${JSON.stringify(seen.uploads.get(id))}`);
+  assert.deepEqual(cases, [], 'temporary upload files left behind');
 }
 
 /** Waits (bounded) until the loggers wrote two lines for each request that reached the app. */
@@ -346,7 +360,9 @@ test('fuzz: random requests get well-formed answers below 500, whole log lines, 
       const caseId = String(++id);
       seen.reached = 0;
       seen.lines.length = 0;
-      const bytes = await exchange(server.port, serialize(c, id), { timeoutMs: 5000 });
+      const request = serialize(c, id);
+      if (c.path === '/upload') seen.uploads.set(caseId, request.toString('latin1').slice(0, 2000));
+      const bytes = await exchange(server.port, request, { timeoutMs: 5000 });
       const answers = parseResponses(bytes, [c.method, 'GET']);
       assert.ok(answers.length >= 1, 'no answer');
       statuses.set(answers[0]!.status, (statuses.get(answers[0]!.status) ?? 0) + 1);
@@ -357,7 +373,6 @@ test('fuzz: random requests get well-formed answers below 500, whole log lines, 
       }
       await assertServing(server.port);
       await allLogged(seen);
-      await uploadsCleared(seen);
       assert.equal(({} as { polluted?: unknown }).polluted, undefined);
     });
     const details = await fc.check(property, {
@@ -378,6 +393,7 @@ test('fuzz: random requests get well-formed answers below 500, whole log lines, 
     }
     assert.ok(details.numRuns >= Math.min(RUNS, 50), `only ${details.numRuns} cases ran within ${TIME_MS} ms`);
     await assertServing(server.port);
+    await uploadsCleared(seen);
   } finally {
     await server.close();
     rmSync(seen.uploadDir, { recursive: true, force: true });

@@ -59,6 +59,12 @@ function reportTo(seen: EventEmitter): ErrorRequestHandler {
   };
 }
 
+/** Polls `done` every 10 ms until it holds or 10 s have passed. */
+async function waitUntil(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10000;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 /** The next report of the app's error handler, within 5 s. */
 async function nextReport(seen: EventEmitter): Promise<Seen> {
   const [report] = (await once(seen, 'handled', { signal: AbortSignal.timeout(5000) })) as [Seen];
@@ -450,9 +456,13 @@ describe('bad input: legacy bodyParser multipart uploads', () => {
   });
 
 
-  /** Waits (bounded) until the temporary files of failed uploads are gone. */
+  /**
+   * Waits (bounded) until the temporary files of failed uploads are gone:
+   * each is removed once its descriptor is closed, which a busy file system
+   * may take a while to report.
+   */
   async function uploadsCleared(): Promise<void> {
-    for (let i = 0; i < 200 && readdirSync(uploadDir).length !== 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => readdirSync(uploadDir).length === 0);
     assert.deepEqual(readdirSync(uploadDir), []);
   }
 
@@ -500,7 +510,7 @@ describe('bad input: legacy bodyParser multipart uploads', () => {
     }
     await uploadsCleared();
     // Ten leaked write streams would be ten more descriptors; sockets closing may lag by one or two.
-    for (let i = 0; i < 200 && fds() - before >= 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => fds() - before < 3);
     assert.ok(fds() - before < 3, `${fds() - before} more descriptors open`);
   });
 });
