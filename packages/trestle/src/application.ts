@@ -2,6 +2,7 @@
 // the lazily created app router), sub-apps, views and listen.
 import * as http from 'node:http';
 import { finalHandler } from './final-handler';
+import { putHeader } from './header-store';
 import { methods } from './router/methods';
 import { createRouter, type RouterInstance, useArguments } from './router/router';
 import { compilers, defaultSettings } from './settings';
@@ -100,7 +101,7 @@ export const applicationMembers = {
   /** Entry of every request: the app router, then the final handler. */
   handle(this: App, req: Req, res: Res, callback?: Next): void {
     const done = callback ?? finalHandler(req, res, { env: this.settings.env as string, onerror: logError(this) });
-    if (this.settings['x-powered-by']) res.setHeader('X-Powered-By', this._framework.poweredBy);
+    if (this.settings['x-powered-by']) putHeader(res, 'x-powered-by', 'X-Powered-By', this._framework.poweredBy);
     (req as Req & { res?: Res }).res = res;
     (res as Res & { req?: Req }).req = req;
     // Servers created by app.listen() (or adopted below) already make requests of the right kind.

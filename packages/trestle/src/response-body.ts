@@ -3,6 +3,7 @@
 // settings the call needs and use precomputed header values.
 import * as crypto from 'node:crypto';
 import statuses from 'statuses';
+import { peekHeader, putHeader } from './header-store';
 import { APPLICATION_JSON, setCharset, TEXT_HTML } from './response-headers';
 import type { ResponseState } from './response-state';
 import { compileETag, type EtagFn } from './settings';
@@ -22,9 +23,9 @@ function builtinETag(body: string | Buffer, length: number, weak: boolean): stri
 
 /** A string body's Content-Type: HTML when unset, else the type set with charset=utf-8. */
 function utf8ContentType(res: ResponseState): void {
-  const type = res.getHeader('Content-Type');
+  const type = peekHeader(res, 'content-type');
   if (!type) {
-    res.setHeader('Content-Type', TEXT_HTML);
+    putHeader(res, 'content-type', 'Content-Type', TEXT_HTML);
   } else if (type !== TEXT_HTML && type !== APPLICATION_JSON && typeof type === 'string') {
     // The two values send() and json() set themselves are final already.
     const withCharset = setCharset(type);
@@ -82,7 +83,7 @@ export const bodyMembers = {
 
     if (chunk !== undefined) {
       const etagFn = this.app.settings['etag fn'] as EtagFn | undefined;
-      const generateETag = etagFn !== undefined && !this.getHeader('ETag');
+      const generateETag = etagFn !== undefined && !peekHeader(this, 'etag');
       let length: number;
       if (typeof chunk !== 'string') {
         length = chunk.length;
@@ -94,11 +95,14 @@ export const bodyMembers = {
         // Measured, not copied: node encodes the string as it writes it.
         length = Buffer.byteLength(chunk, encoding);
       }
-      this.setHeader('Content-Length', length);
+      putHeader(this, 'content-length', 'Content-Length', length);
       if (generateETag) {
-        const tag =
-          etagFn === WEAK_ETAG ? builtinETag(chunk, length, true) : etagFn === STRONG_ETAG ? builtinETag(chunk, length, false) : etagFn(chunk, encoding);
-        if (tag) this.setHeader('ETag', tag);
+        if (etagFn === WEAK_ETAG || etagFn === STRONG_ETAG) {
+          putHeader(this, 'etag', 'ETag', builtinETag(chunk, length, etagFn === WEAK_ETAG));
+        } else {
+          const tag = etagFn(chunk, encoding);
+          if (tag) this.setHeader('ETag', tag);
+        }
       }
     }
 
@@ -126,7 +130,7 @@ export const bodyMembers = {
   /** Sends `value` as JSON per the app's json settings. */
   json(this: ResponseState, value?: unknown): ResponseState {
     const body = stringifyJson(value, this.app.settings);
-    if (!this.getHeader('Content-Type')) this.setHeader('Content-Type', APPLICATION_JSON);
+    if (!peekHeader(this, 'content-type')) putHeader(this, 'content-type', 'Content-Type', APPLICATION_JSON);
     return this.send(body);
   },
 

@@ -7,6 +7,8 @@ import { create } from 'content-disposition';
 import * as contentType from 'content-type';
 import mime from 'mime-types';
 import vary from 'vary';
+import { validateHeaderValue } from 'node:http';
+import { putHeader } from './header-store';
 import type { HeaderInput, ResponseState } from './response-state';
 
 export const TEXT_HTML = 'text/html; charset=utf-8';
@@ -29,10 +31,16 @@ export function boundedMemo(compute: (key: string) => string, limit = 256): (key
   };
 }
 
-/** The Content-Type `res.type(x)` sets: `html` -> `text/html; charset=utf-8`, `a/b` completed with its charset. */
+/**
+ * The Content-Type `res.type(x)` sets: `html` -> `text/html; charset=utf-8`,
+ * `a/b` completed with its charset. Validated as header text before it is
+ * remembered (throwing as setHeader would), so remembered values are safe.
+ */
 export const contentTypeFor = boundedMemo((type: string): string => {
   const full = type.indexOf('/') === -1 ? mime.contentType(type) || 'application/octet-stream' : type;
-  return mime.contentType(full) || full;
+  const value = mime.contentType(full) || full;
+  validateHeaderValue('Content-Type', value);
+  return value;
 });
 
 /** Sets the charset parameter of a Content-Type value, normalised as the `content-type` package formats it. */
@@ -103,7 +111,7 @@ export const headerMembers = {
 
   /** `res.type('json')`, `res.type('.html')`, `res.type('text/plain')`. */
   type(this: ResponseState, type: string): ResponseState {
-    this.setHeader('Content-Type', contentTypeFor(type));
+    putHeader(this, 'content-type', 'Content-Type', contentTypeFor(type));
     return this;
   },
 
