@@ -4,7 +4,7 @@
 import * as crypto from 'node:crypto';
 import statuses from 'statuses';
 import { peekHeader, putHeader } from './header-store';
-import { APPLICATION_JSON, setCharset, TEXT_HTML } from './response-headers';
+import { APPLICATION_JSON, boundedMemo, setCharset, TEXT_HTML } from './response-headers';
 import type { ResponseState } from './response-state';
 import { compileETag, type EtagFn } from './settings';
 
@@ -16,9 +16,20 @@ const WEAK_ETAG = compileETag('weak');
 const STRONG_ETAG = compileETag('strong');
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'base64') => string }).hash;
 
-function builtinETag(body: string | Buffer, length: number, weak: boolean): string {
+function hashETag(body: string | Buffer, length: number): string {
   const digest = oneShotHash ? oneShotHash('sha1', body, 'base64') : crypto.createHash('sha1').update(body).digest('base64');
-  return `${weak ? 'W/"' : '"'}${length.toString(16)}-${digest.substring(0, 27)}"`;
+  return `"${length.toString(16)}-${digest.substring(0, 27)}"`;
+}
+
+// Strong ETags of short string bodies already sent. Hashing costs about as
+// much as the rest of send() on a small answer, and small answers repeat
+// (health checks, constant JSON, short pages).
+const MEMO_BODY_LIMIT = 256;
+const memoETag = boundedMemo((body) => hashETag(body, Buffer.byteLength(body)), 512);
+
+function builtinETag(body: string | Buffer, length: number, weak: boolean): string {
+  const tag = typeof body === 'string' && body.length <= MEMO_BODY_LIMIT ? memoETag(body) : hashETag(body, length);
+  return weak ? `W/${tag}` : tag;
 }
 
 /** A string body's Content-Type: HTML when unset, else the type set with charset=utf-8. */

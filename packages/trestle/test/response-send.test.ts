@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import request from 'supertest';
 import trestle from 'trestle';
@@ -119,6 +120,26 @@ describe('res.send ETag and conditional GET', () => {
       ),
     ).get('/');
     assert.equal(custom.headers.etag, '"buffer-3-undefined"');
+  });
+
+  test('every body gets its own ETag, the same each time it is sent (short bodies are remembered)', async () => {
+    const expected = (body: string, weak: boolean) => {
+      const bytes = Buffer.from(body);
+      const digest = createHash('sha1').update(bytes).digest('base64').slice(0, 27);
+      return `${weak ? 'W/' : ''}"${bytes.length.toString(16)}-${digest}"`;
+    };
+    const bodies = ['a', 'b', 'ab', 'é', '日本', 'x'.repeat(255), 'x'.repeat(256), 'x'.repeat(257), 'y'.repeat(4000)];
+    for (const weak of [true, false]) {
+      const app = trestle();
+      app.set('etag', weak ? 'weak' : 'strong');
+      app.get('/:n', (req, res) => res.send(bodies[Number(req.params.n)]));
+      for (let round = 0; round < 2; round++) {
+        for (let n = 0; n < bodies.length; n++) {
+          const res = await request(app).get(`/${n}`).expect(200);
+          assert.equal(res.headers.etag, expected(bodies[n]!, weak), `body ${n}, round ${round}, weak ${weak}`);
+        }
+      }
+    }
   });
 
   test('an ETag the handler set is kept', async () => {
