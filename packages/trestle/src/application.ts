@@ -100,7 +100,7 @@ export const applicationMembers = {
 
   /** Entry of every request: the app router, then the final handler. */
   handle(this: App, req: Req, res: Res, callback?: Next): void {
-    const done = callback ?? finalHandler(req, res, { env: this.settings.env as string, onerror: logError(this) });
+    const done = callback ?? finalHandler(req, res, this);
     if (this.settings['x-powered-by']) putHeader(res, 'x-powered-by', 'X-Powered-By', this._framework.poweredBy);
     (req as Req & { res?: Res }).res = res;
     (res as Res & { req?: Req }).req = req;
@@ -271,14 +271,6 @@ function mountApp(parent: App, path: unknown, child: App): void {
     });
   });
   child.emit('mount', parent);
-}
-
-function logError(app: App) {
-  return (err: unknown): void => {
-    if (app.settings.env === 'test') return;
-    const e = err as { stack?: string; toString(): string };
-    console.error(e?.stack || String(e));
-  };
 }
 
 const kAdopted = Symbol('trestle.adopted');

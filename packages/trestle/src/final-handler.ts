@@ -8,9 +8,9 @@ import onFinished from 'on-finished';
 import statuses from 'statuses';
 import { getPathname } from './router/url';
 
-export interface FinalOptions {
-  env: string;
-  onerror?: ((err: unknown, req: IncomingMessage, res: ServerResponse) => void) | undefined;
+/** The app whose request ended here: its `env` setting is read when needed. */
+export interface FinalApp {
+  settings: Record<string, unknown>;
 }
 
 interface ErrorLike {
@@ -23,8 +23,9 @@ interface ErrorLike {
 
 type Done = (err?: unknown) => void;
 
-export function finalHandler(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, options: FinalOptions): Done {
+export function finalHandler(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, app: FinalApp): Done {
   return function done(err?: unknown): void {
+    const env = app.settings.env as string;
     // 'route' and 'router' reaching the end are not errors.
     if (err === 'route' || err === 'router') err = undefined;
     let status: number;
@@ -34,8 +35,8 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
       status = errorStatus(err);
       if (status === 0) status = res.statusCode >= 400 && res.statusCode < 600 ? res.statusCode : 500;
       else headers = errorHeaders(err);
-      message = errorMessage(err, status, options.env);
-      options.onerror?.(err, req, res);
+      message = errorMessage(err, status, env);
+      logError(err, env);
     } else {
       status = 404;
       message = `Cannot ${req.method} ${encodeUrl(getPathname(req.originalUrl ?? req.url ?? '/'))}`;
@@ -54,6 +55,13 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
     onFinished(req, send);
     req.resume();
   };
+}
+
+/** Unhandled errors go to stderr, except under test. */
+function logError(err: unknown, env: string): void {
+  if (env === 'test') return;
+  const e = err as { stack?: string; toString(): string };
+  console.error(e?.stack || String(e));
 }
 
 /** The 4xx/5xx status an error carries, or 0. */

@@ -3,6 +3,7 @@
 // `app.use(app.router)` placed the table in the middleware chain. Deleting a
 // record from `app.routes` removes the route; OPTIONS is answered from it.
 import { Layer } from './layer';
+import { methodKey } from './methods';
 import type { CompiledPath } from './path';
 import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, type RouterProfile, type RoutingRequest, runParams } from './router';
 import { getPathname } from './url';
@@ -84,7 +85,7 @@ function candidates(map: RouteTable['map'], method: string): LegacyRoute[] {
 }
 
 function dispatch(table: RouteTable, req: RoutingRequest, res: unknown, out: Next): void {
-  const method = (req.method ?? '').toLowerCase();
+  const method = methodKey(req.method ?? '')!;
   const path = getPathname(req.url);
   const routes = candidates(table.map, method);
   const parentParams = req.params;

@@ -1,6 +1,6 @@
 // A route: one path, a stack of handlers each tied to a method (or to all).
 import { type AnyHandler, Layer } from './layer';
-import { flatten, methods } from './methods';
+import { flatten, methodKey, methods } from './methods';
 
 type Next = (err?: unknown) => void;
 interface RoutedRequest {
@@ -21,7 +21,7 @@ export class Route {
   /** Does this route answer `method`? A GET route also answers HEAD. */
   _handlesMethod(method: string | undefined): boolean {
     if (this.methods._all) return true;
-    let name = typeof method === 'string' ? method.toLowerCase() : method;
+    let name = methodKey(method);
     if (name === 'head' && !this.methods.head) name = 'get';
     return name !== undefined && Boolean(this.methods[name]);
   }
@@ -39,7 +39,7 @@ export class Route {
       done();
       return;
     }
-    let method = typeof req.method === 'string' ? req.method.toLowerCase() : req.method;
+    let method = methodKey(req.method);
     if (method === 'head' && !this.methods.head) method = 'get';
     req.route = this;
     let idx = 0;
