@@ -4,7 +4,8 @@
 import * as crypto from 'node:crypto';
 import statuses from 'statuses';
 import { peekHeader, putHeader } from './header-store';
-import { APPLICATION_JSON, boundedMemo, setCharset, TEXT_HTML } from './response-headers';
+import { boundedMemo } from './memo';
+import { APPLICATION_JSON, setCharset, TEXT_HTML } from './response-headers';
 import type { ResponseState } from './response-state';
 import { compileETag, type EtagFn } from './settings';
 

@@ -9,27 +9,11 @@ import mime from 'mime-types';
 import vary from 'vary';
 import { validateHeaderValue } from 'node:http';
 import { putHeader } from './header-store';
+import { boundedMemo } from './memo';
 import type { HeaderInput, ResponseState } from './response-state';
 
 export const TEXT_HTML = 'text/html; charset=utf-8';
 export const APPLICATION_JSON = 'application/json; charset=utf-8';
-
-/**
- * A memo for header values derived from a few distinct inputs (an app uses
- * a handful of content types); cleared when full so it stays bounded.
- */
-export function boundedMemo(compute: (key: string) => string, limit = 256): (key: string) => string {
-  const cache = new Map<string, string>();
-  return (key) => {
-    let value = cache.get(key);
-    if (value === undefined) {
-      value = compute(key);
-      if (cache.size >= limit) cache.clear();
-      cache.set(key, value);
-    }
-    return value;
-  };
-}
 
 /**
  * The Content-Type `res.type(x)` sets: `html` -> `text/html; charset=utf-8`,

@@ -35,6 +35,24 @@ describe('trestle.json()', () => {
     await request(app).post('/').set('Content-Type', 'application/json; charset').send('{"a":1}').expect(200, { body: { a: 1 }, kind: 'object', has: true });
   });
 
+  test('one parser answers each Content-Type on its own merits, however they alternate', async () => {
+    // The parser remembers its answer per header value: a value seen before must not leak into another.
+    const cases: Array<[string, number, string]> = [
+      ['application/json', 200, 'object'],
+      ['text/plain', 200, 'undefined'],
+      ['application/json; charset=koi8-r', 415, ''],
+      ['application/json; charset=UTF-8', 200, 'object'],
+      ['application/vnd.api+json', 200, 'undefined'],
+      ['application/json; charset=latin1', 415, ''],
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const [type, status, kind] of cases) {
+        const res = await request(app).post('/').set('Content-Type', type).send('{"a":1}').expect(status);
+        if (status === 200) assert.equal((res.body as Echo).kind, kind, `${type}, round ${round}`);
+      }
+    }
+  });
+
   test('malformed JSON: 400 entity.parse.failed, a SyntaxError keeping the body', async () => {
     const res = await request(app).post('/').type(JSON_TYPE).send('{"a":1').expect(400);
     const err = res.body as Reported;

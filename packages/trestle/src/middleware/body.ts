@@ -14,6 +14,7 @@ import * as contentType from 'content-type';
 import iconv from 'iconv-lite';
 import onFinished from 'on-finished';
 import typeis from 'type-is';
+import { boundedMemo } from '../memo';
 import { createHttpError, type HttpError, withStatus } from './errors';
 
 type Next = (err?: unknown) => void;
@@ -54,21 +55,33 @@ export function commonConfig(options: CommonOptions, defaultType: string): Pick<
   return { limit, inflate: options.inflate !== false, verify, matches: typeMatcher(options.type || defaultType) };
 }
 
+/**
+ * Does the request's Content-Type match `type`? Called for requests with a
+ * body only. The answer depends on the header's text alone, and clients
+ * send the same few values: it is remembered per value.
+ */
 function typeMatcher(type: TypeOption): (req: IncomingMessage) => boolean {
   if (typeof type === 'function') return (req) => Boolean(type(req));
   const types = Array.isArray(type) ? type : [type];
-  return (req) => Boolean(typeis(req, types));
+  const matches = boundedMemo((header) => Boolean(typeis.is(header, types)));
+  return (req) => {
+    const header = req.headers['content-type'];
+    return header !== undefined && matches(header);
+  };
 }
 
-/** The lower-cased `charset` parameter of `Content-Type`, if it parses. */
-export function requestCharset(req: IncomingMessage): string | undefined {
-  const header = req.headers['content-type'];
-  if (header === undefined) return undefined;
+const charsetOf = boundedMemo((header): string | undefined => {
   try {
     return contentType.parse(header).parameters.charset?.toLowerCase() || undefined;
   } catch {
     return undefined;
   }
+});
+
+/** The lower-cased `charset` parameter of `Content-Type`, if it parses. */
+export function requestCharset(req: IncomingMessage): string | undefined {
+  const header = req.headers['content-type'];
+  return header === undefined ? undefined : charsetOf(header);
 }
 
 export function unsupportedCharset(charset: string): HttpError {
