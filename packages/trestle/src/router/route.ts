@@ -42,6 +42,14 @@ export class Route {
     let method = methodKey(req.method);
     if (method === 'head' && !this.methods.head) method = 'get';
     req.route = this;
+    if (stack.length === 1) {
+      // Most routes have one handler. Its next() may go straight to the
+      // router's: 'route', 'router' and errors all end this route the same way.
+      const only = stack[0]!;
+      if (only.method === undefined || only.method === method) only.handleRequest(req, res, done);
+      else done();
+      return;
+    }
     let idx = 0;
     let sync = 0;
 
