@@ -7,9 +7,9 @@ import type {
   LoglineRequest,
   LoglineResponse,
   TokenCallback,
-  TokenIndexer,
   TokenValue,
 } from './types.js';
+import { registry, tokens as registeredTokens } from './tokens.js';
 
 interface TokenRef {
   name: string;
@@ -57,8 +57,7 @@ export function callToken(
 }
 
 /** A token's text: its value, `-` for a falsy value, or the reference itself if undefined. */
-function tokenText(tokens: TokenIndexer, ref: TokenRef, req: LoglineRequest, res: LoglineResponse): string {
-  const fn = tokens[ref.name];
+function tokenText(fn: TokenCallback | undefined, ref: TokenRef, req: LoglineRequest, res: LoglineResponse): string {
   if (typeof fn !== 'function') return ref.source;
   const value = callToken(fn, req, res, ref.arg);
   return value ? '' + value : '-';
@@ -71,10 +70,19 @@ export function compile(format: string): FormatFn {
   }
   const { literals, refs } = parseFormat(format);
   const count = refs.length;
+  // The registry's tokens, looked up once per registry version rather than per line.
+  let known: Array<TokenCallback | undefined> = [];
+  let knownVersion = -1;
   return function compiledFormat(tokens, req, res) {
+    if (tokens === registeredTokens && knownVersion !== registry.version) {
+      known = refs.map((ref) => registeredTokens[ref.name]);
+      knownVersion = registry.version;
+    }
     let line = literals[0] as string;
     for (let i = 0; i < count; i++) {
-      line += tokenText(tokens, refs[i] as TokenRef, req, res) + (literals[i + 1] as string);
+      const ref = refs[i] as TokenRef;
+      const fn = tokens === registeredTokens ? known[i] : tokens[ref.name];
+      line += tokenText(fn, ref, req, res) + (literals[i + 1] as string);
     }
     return line;
   };

@@ -10,6 +10,9 @@ import type { LoglineRequest, LoglineResponse, TokenCallback, TokenIndexer } fro
  */
 export const tokens: TokenIndexer = Object.create(null) as TokenIndexer;
 
+/** Counts definitions, so compiled formats know when their looked-up tokens are stale. */
+export const registry = { version: 0 };
+
 /** Defines a token, or replaces the one of the same name. */
 export function defineToken(name: string, fn: TokenCallback): void {
   if (typeof name !== 'string' || name === '') {
@@ -19,6 +22,7 @@ export function defineToken(name: string, fn: TokenCallback): void {
     throw new TypeError('logline.token: argument fn must be a function');
   }
   tokens[name] = fn;
+  registry.version++;
 }
 
 /** Whether the response headers have gone out (custom responses may lack headersSent). */

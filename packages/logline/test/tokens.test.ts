@@ -266,6 +266,21 @@ describe('custom tokens', () => {
     assert.equal(await lineFor(':flavour', ok, (url) => request(url).get('/')), 'chocolate');
   });
 
+  test('a running logger sees tokens defined or replaced after it was created', async () => {
+    logger.token('mood', () => 'calm');
+    const sink = new LineSink();
+    const app = await serve([logger(':mood :later', { stream: sink })], ok);
+    try {
+      await request(app.url).get('/');
+      logger.token('mood', () => 'busy');
+      logger.token('later', () => 'defined');
+      await request(app.url).get('/');
+      assert.deepEqual(await sink.lines(2), ['calm :later', 'busy defined']);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('show - for a falsy value', async () => {
     logger.token('nothing', () => '');
     logger.token('nil', () => null);

@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
-import type { TrustFn } from './settings';
+import { TRUST_NONE, type TrustFn } from './settings';
 
 /** What these members read from the request. */
 interface ProxyState {
@@ -73,7 +73,10 @@ export const proxyMembers = {
   /** The client address: the socket's, or the nearest untrusted forwarded one. */
   get ip(): string | undefined {
     const self = this as unknown as ProxyState;
-    return proxyaddr(self as unknown as IncomingMessage, trustOf(self));
+    const trust = trustOf(self);
+    // Trusting no proxy, the answer is the socket's: no need to parse X-Forwarded-For.
+    if (trust === TRUST_NONE) return self.socket.remoteAddress;
+    return proxyaddr(self as unknown as IncomingMessage, trust);
   },
 
   /** Forwarded addresses up to the first untrusted one, client first; `[]` when none are trusted. */

@@ -57,8 +57,12 @@ export function compileQueryParser(value: unknown): QueryParserFn | undefined {
   }
 }
 
+/** `trust proxy` off (the default): no forwarded header is believed. */
+export const TRUST_NONE: TrustFn = () => false;
+
 export function compileTrust(value: unknown): TrustFn {
   if (typeof value === 'function') return value as TrustFn;
+  if (value === false || value === undefined || value === null) return TRUST_NONE;
   if (value === true) return () => true;
   if (typeof value === 'number') {
     const hops = value;
