@@ -388,6 +388,48 @@ describe('sub-apps', () => {
     await request(other).get('/').expect('undefined');
   });
 
+  test('members given to the child prototypes apply inside it only, also when added after mounting', async () => {
+    const app = trestle();
+    const sub = trestle();
+    app.use('/sub', sub);
+    sub.get('/', (req, res, next) => {
+      res.set('X-Inside', String((req as unknown as { who?: string }).who));
+      next();
+    });
+    app.use((req, res) => res.send(String((req as unknown as { who?: string }).who)));
+    await request(app).get('/sub').expect('undefined');
+    (sub.request as unknown as { who: string }).who = 'child';
+    const res = await request(app).get('/sub').expect('undefined');
+    assert.equal(res.headers['x-inside'], 'child');
+  });
+
+  test('nested sub-apps: each level sees its own app and settings, and hands back the one before', async () => {
+    const app = trestle();
+    const mid = trestle();
+    const leaf = trestle();
+    app.set('trust proxy', false);
+    mid.set('trust proxy', true);
+    leaf.set('trust proxy', false);
+    const seen: string[] = [];
+    const note = (name: string) => (req: trestle.Request, _res: trestle.Response, next: trestle.NextFunction) => {
+      const which = req.app === app ? 'app' : req.app === mid ? 'mid' : req.app === leaf ? 'leaf' : '?';
+      seen.push(`${name}:${which}:${req.ip}:${req.baseUrl}`);
+      next();
+    };
+    leaf.use(note('leaf'));
+    mid.use('/leaf', leaf);
+    mid.use(note('mid after leaf'));
+    app.use('/mid', mid);
+    app.use(note('app after mid'));
+    app.use((_req, res) => res.send('done'));
+    await request(app).get('/mid/leaf').set('X-Forwarded-For', '203.0.113.7').expect(200, 'done');
+    assert.deepEqual(seen, [
+      'leaf:leaf:127.0.0.1:/mid/leaf',
+      'mid after leaf:mid:203.0.113.7:/mid',
+      'app after mid:app:127.0.0.1:',
+    ]);
+  });
+
   test('an error in a sub-app reaches the parent error handler', async () => {
     const app = trestle();
     const sub = trestle();
