@@ -107,7 +107,8 @@ export const bodyMembers = {
         // Measured, not copied: node encodes the string as it writes it.
         length = Buffer.byteLength(chunk, encoding);
       }
-      putHeader(this, 'content-length', 'Content-Length', length);
+      // A string, as Express leaves it: res.get('Content-Length') is '4', not 4.
+      putHeader(this, 'content-length', 'Content-Length', String(length));
       if (generateETag) {
         if (etagFn === WEAK_ETAG || etagFn === STRONG_ETAG) {
           putHeader(this, 'etag', 'ETag', builtinETag(chunk, length, etagFn === WEAK_ETAG));

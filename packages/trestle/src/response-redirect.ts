@@ -98,7 +98,7 @@ export const redirectMembers = {
     const location = String(this.getHeader('Location'));
     const body = redirectBody(this, status, location);
     this.status(status);
-    this.setHeader('Content-Length', Buffer.byteLength(body));
+    this.setHeader('Content-Length', String(Buffer.byteLength(body)));
     if (this.req.method === 'HEAD') this.end();
     else this.end(body);
   },
