@@ -68,6 +68,40 @@ describe('routing with a large stack (layer index)', () => {
     await request(app).get('/api/v1/resource3/%E0%A4%A/items/1').expect(400);
   });
 
+  test('prefixes nested in each other, in any case: the same answer as asking every layer in order', async () => {
+    // Paths from a small alphabet, so that many share prefixes, end inside
+    // each other and differ only in case; a seeded generator keeps it replayable.
+    let seed = 20261122;
+    const pick = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const path = (): string => {
+      const parts: string[] = [];
+      for (let i = 0, n = 1 + pick(3); i < n; i++) parts.push(['a', 'ab', 'B', 'abc', 'b1'][pick(5)]!);
+      return `/${parts.join('/')}`;
+    };
+    const mounts = Array.from({ length: 6 }, path);
+    const routes = Array.from({ length: 24 }, path);
+    const app = trestle();
+    mounts.forEach((mount, i) => {
+      app.use(mount, (_req, res, next) => {
+        res.append('X-Mounts', String(i));
+        next();
+      });
+    });
+    routes.forEach((route, i) => app.get(route, (_req, res) => res.send(`route ${i}`)));
+    const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+    for (let n = 0; n < 60; n++) {
+      const url = n % 3 === 0 ? routes[pick(routes.length)]!.toUpperCase() : path();
+      const mounted = mounts.flatMap((m, i) => (same(url, m) || url.toLowerCase().startsWith(`${m.toLowerCase()}/`) ? [String(i)] : []));
+      const route = routes.findIndex((r) => same(r, url));
+      const res = await request(app).get(url).expect(route === -1 ? 404 : 200);
+      if (route !== -1) assert.equal(res.text, `route ${route}`, url);
+      assert.equal(res.headers['x-mounts'] ?? '', mounted.join(', '), url);
+    }
+  });
+
   test('v4 optional parameters and wildcards among many routes', async () => {
     const app = trestleV4();
     app.set('env', 'production');

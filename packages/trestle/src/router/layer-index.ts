@@ -1,6 +1,6 @@
 // Which layers of a stack can match a path, without asking each one. Every
 // layer has a literal prefix its matches start with (see CompiledPath); a
-// character trie of those prefixes yields, for a request path, the few
+// compressed trie of those prefixes yields, for a request path, the few
 // layers whose prefix it starts with. Layers with no prefix (user regular
 // expressions, `use('/')`) are candidates for every path. Definition order
 // is kept: the router still visits candidates in stack order.
@@ -9,7 +9,17 @@ import type { Layer } from './layer';
 interface TrieNode {
   /** Stack indices of the layers whose prefix ends at this node. */
   layers: number[];
-  next: Map<number, TrieNode>;
+  /** Edges by their label's first character. */
+  next: Map<number, TrieEdge>;
+}
+
+/**
+ * A run of characters no prefix ends inside (a compressed trie): a request
+ * path follows it in one comparison instead of one map lookup per character.
+ */
+interface TrieEdge {
+  label: string;
+  to: TrieNode;
 }
 
 /** Below this many prefixed layers, asking each layer is cheaper than the index. */
@@ -29,20 +39,51 @@ function prefixOf(layer: Layer): string {
   return layer.matchers[0]!.prefix;
 }
 
+/** The node where `prefix` ends, made (splitting an edge if need be) when missing. */
+function insert(root: TrieNode, prefix: string): TrieNode {
+  let at = root;
+  let i = 0;
+  while (i < prefix.length) {
+    const edge = at.next.get(prefix.charCodeAt(i));
+    if (edge === undefined) {
+      const to = node();
+      at.next.set(prefix.charCodeAt(i), { label: prefix.slice(i), to });
+      return to;
+    }
+    let common = 1;
+    while (common < edge.label.length && i + common < prefix.length && edge.label[common] === prefix[i + common]) common++;
+    if (common < edge.label.length) {
+      // The new prefix ends, or turns off, inside this edge: split it there.
+      const middle = node();
+      middle.next.set(edge.label.charCodeAt(common), { label: edge.label.slice(common), to: edge.to });
+      edge.label = edge.label.slice(0, common);
+      edge.to = middle;
+    }
+    at = edge.to;
+    i += common;
+  }
+  return at;
+}
+
+/** Does `path` hold `label` at `from`? Prefixes of case-insensitive layers are lower case; ASCII is folded the same way. */
+function follows(path: string, from: number, label: string, sensitive: boolean): boolean {
+  if (from + label.length > path.length) return false;
+  if (sensitive) return path.startsWith(label, from);
+  for (let k = 0; k < label.length; k++) {
+    let code = path.charCodeAt(from + k);
+    if (code >= 65 && code <= 90) code += 32;
+    if (code !== label.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
 /** Builds an index for `stack`, or undefined when it would not pay for itself. */
 export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIndex | undefined {
   const root = node();
   let prefixed = 0;
   stack.forEach((layer, i) => {
     const prefix = prefixOf(layer);
-    let at = root;
-    for (let c = 0; c < prefix.length; c++) {
-      const code = prefix.charCodeAt(c);
-      let child = at.next.get(code);
-      if (child === undefined) at.next.set(code, (child = node()));
-      at = child;
-    }
-    at.layers.push(i);
+    insert(root, prefix).layers.push(i);
     if (prefix.length !== 0) prefixed++;
   });
   if (prefixed < WORTHWHILE) return undefined;
@@ -50,13 +91,16 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
   return {
     candidates(path: string): number[] {
       const found: number[][] = root.layers.length === 0 ? [] : [root.layers];
-      let at: TrieNode | undefined = root;
-      for (let i = 0; i < path.length && at !== undefined; i++) {
+      let at = root;
+      let i = 0;
+      while (i < path.length) {
         let code = path.charCodeAt(i);
-        // Prefixes of case-insensitive layers are lower case; fold ASCII the same way.
         if (!sensitive && code >= 65 && code <= 90) code += 32;
-        at = at.next.get(code);
-        if (at !== undefined && at.layers.length !== 0) found.push(at.layers);
+        const edge = at.next.get(code);
+        if (edge === undefined || !follows(path, i, edge.label, sensitive)) break;
+        at = edge.to;
+        i += edge.label.length;
+        if (at.layers.length !== 0) found.push(at.layers);
       }
       return found.length === 1 ? found[0]! : found.flat().sort((a, b) => a - b);
     },
