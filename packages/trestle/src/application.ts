@@ -300,7 +300,9 @@ function mountApp(parent: App, path: unknown, child: App): void {
  * own), shadowing `app` gives the same behaviour.
  */
 function inheritsAsIs(child: App, req: Req, res: Res): boolean {
-  return addsOnlyApp(child.request, req) && addsOnlyApp(child.response, res);
+  // A child whose handle() was replaced (wrapped by instrumentation, say) gets
+  // its requests through it, as Express's mounted apps do.
+  return child.handle === applicationMembers.handle && addsOnlyApp(child.request, req) && addsOnlyApp(child.response, res);
 }
 
 /** Is every prototype from `proto` up to the instance's own one an app's bare `app` holder? */

@@ -14,7 +14,7 @@
 // every middleware see no difference.
 //
 // This leans on a node internal (the symbol's description and the entry
-// shape, unchanged since node 8). If a future node lacks it, or a response's
+// shape, probed when this module loads). If a node lacks it, or a response's
 // setHeader/getHeader were replaced by someone (instrumentation does that),
 // the public methods are used instead.
 import { ServerResponse } from 'node:http';

@@ -403,6 +403,21 @@ describe('sub-apps', () => {
     assert.equal(res.headers['x-inside'], 'child');
   });
 
+  test('a child whose handle() was wrapped gets its requests through the wrapper', async () => {
+    const app = trestle();
+    const sub = trestle();
+    const seen: string[] = [];
+    const handle = sub.handle.bind(sub);
+    sub.handle = ((req: trestle.Request, res: trestle.Response, next?: trestle.NextFunction) => {
+      seen.push(req.url);
+      handle(req, res, next);
+    }) as typeof sub.handle;
+    sub.get('/', (req, res) => res.send(String(req.app === sub)));
+    app.use('/sub', sub);
+    await request(app).get('/sub').expect(200, 'true');
+    assert.deepEqual(seen, ['/']);
+  });
+
   test('nested sub-apps: each level sees its own app and settings, and hands back the one before', async () => {
     const app = trestle();
     const mid = trestle();
