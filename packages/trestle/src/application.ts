@@ -2,7 +2,7 @@
 // the lazily created app router), sub-apps, views and listen.
 import * as http from 'node:http';
 import { finalHandler } from './final-handler';
-import { putHeader } from './header-store';
+import { putPoweredBy } from './header-store';
 import { methods } from './router/methods';
 import { createRouter, type RouterInstance, useArguments } from './router/router';
 import { compilers, defaultSettings } from './settings';
@@ -100,12 +100,17 @@ export const applicationMembers = {
 
   /** Entry of every request: the app router, then the final handler. */
   handle(this: App, req: Req, res: Res, callback?: Next): void {
-    // Servers created by app.listen() (or adopted below) already make requests of the right kind.
-    if (Object.getPrototypeOf(req) !== this.request) {
+    // Servers created by app.listen() (or adopted below) already make requests
+    // of the app's classes. That is asked of `constructor` first, an ordinary
+    // property read: V8 answers Object.getPrototypeOf with a runtime call.
+    const classes = this._classes;
+    if (!isInstance(req, classes.IncomingMessage, this.request) && Object.getPrototypeOf(req) !== this.request) {
       adoptServer(this, req);
       Object.setPrototypeOf(req, this.request);
     }
-    if (Object.getPrototypeOf(res) !== this.response) Object.setPrototypeOf(res, this.response);
+    if (!isInstance(res, classes.ServerResponse, this.response) && Object.getPrototypeOf(res) !== this.response) {
+      Object.setPrototypeOf(res, this.response);
+    }
     run(this, req, res, callback ?? finalHandler(req, res, this));
   },
 
@@ -255,9 +260,14 @@ function describeRoots(root: string | string[]): string {
   return `directory "${String(root)}"`;
 }
 
+/** Is `instance` made by `cls`, whose prototype still is `proto` (the app's `request` or `response`)? */
+function isInstance(instance: object, cls: unknown, proto: object): boolean {
+  return instance.constructor === cls && (cls as { prototype: object }).prototype === proto;
+}
+
 /** The app's own part of handling a request, once req and res are the app's. */
 function run(app: App, req: Req, res: Res, done: Next): void {
-  if (app.settings['x-powered-by']) putHeader(res, 'x-powered-by', 'X-Powered-By', app._framework.poweredBy);
+  if (app.settings['x-powered-by']) putPoweredBy(res, app._framework.poweredBy);
   (req as Req & { res?: Res }).res = res;
   (res as Res & { req?: Req }).req = req;
   app.lazyrouter().handle(req as never, res, done);

@@ -55,26 +55,64 @@ function direct(res: Outgoing): boolean {
 }
 
 /**
- * `res.setHeader(name, value)` for a value known to be valid header text;
- * `key` is `name` lower-cased. After the head is sent it throws node's own
- * error, as setHeader does.
+ * The store to write into, created if need be; undefined when the public
+ * methods must be used (see above) or the head is sent (setHeader then
+ * throws node's own error).
  */
-export function putHeader(res: Outgoing, key: string, name: string, value: Value): void {
-  if (!direct(res) || res._header) {
-    res.setHeader(name, value);
-    return;
-  }
+function writableStore(res: Outgoing): Store | undefined {
+  if (!direct(res) || res._header) return undefined;
   const slot = res as unknown as Record<symbol, Store | null>;
-  let store = slot[kOutHeaders!];
-  if (store === null || store === undefined) store = slot[kOutHeaders!] = new HeaderStore();
-  store[key] = [name, value];
+  return slot[kOutHeaders!] ?? (slot[kOutHeaders!] = new HeaderStore());
 }
 
-/** `res.getHeader(name)`, `key` being `name` lower-cased. */
-export function peekHeader(res: Outgoing, key: string): Value | undefined {
-  if (!direct(res)) return res.getHeader(key);
-  const store = (res as unknown as Record<symbol, Store | null>)[kOutHeaders!];
-  if (store === null || store === undefined) return undefined;
-  const entry = store[key];
-  return entry === undefined ? undefined : entry[1];
+/** The store to read from; null when there is none yet, undefined when getHeader must be used. */
+function readableStore(res: Outgoing): Store | null | undefined {
+  return direct(res) ? (res as unknown as Record<symbol, Store | null>)[kOutHeaders!] : undefined;
+}
+
+// One function per header, each storing under a literal key: V8 caches a
+// property access by its name, and a single function taking the name as an
+// argument sees four names and falls back to its slowest, generic lookup
+// (measured at ~15% of send()).
+
+/** `res.setHeader('X-Powered-By', value)`. */
+export function putPoweredBy(res: Outgoing, value: string): void {
+  const store = writableStore(res);
+  if (store === undefined) res.setHeader('X-Powered-By', value);
+  else store['x-powered-by'] = ['X-Powered-By', value];
+}
+
+/** `res.setHeader('Content-Type', value)`. */
+export function putContentType(res: Outgoing, value: string): void {
+  const store = writableStore(res);
+  if (store === undefined) res.setHeader('Content-Type', value);
+  else store['content-type'] = ['Content-Type', value];
+}
+
+/** `res.setHeader('Content-Length', value)`. */
+export function putContentLength(res: Outgoing, value: string): void {
+  const store = writableStore(res);
+  if (store === undefined) res.setHeader('Content-Length', value);
+  else store['content-length'] = ['Content-Length', value];
+}
+
+/** `res.setHeader('ETag', value)`. */
+export function putETag(res: Outgoing, value: string): void {
+  const store = writableStore(res);
+  if (store === undefined) res.setHeader('ETag', value);
+  else store.etag = ['ETag', value];
+}
+
+/** `res.getHeader('Content-Type')`. */
+export function peekContentType(res: Outgoing): Value | undefined {
+  const store = readableStore(res);
+  if (store === undefined) return res.getHeader('content-type');
+  return store === null ? undefined : store['content-type']?.[1];
+}
+
+/** `res.getHeader('ETag')`. */
+export function peekETag(res: Outgoing): Value | undefined {
+  const store = readableStore(res);
+  if (store === undefined) return res.getHeader('etag');
+  return store === null ? undefined : store.etag?.[1];
 }

@@ -8,13 +8,20 @@
  */
 export function boundedMemo<T>(compute: (key: string) => T, limit = 256): (key: string) => T {
   const cache = new Map<string, T>();
+  // The last key and value, checked first: a hot path mostly asks for the
+  // same key again, and comparing strings beats hashing a fresh one.
+  let lastKey: string | undefined;
+  let lastValue: T | undefined;
   return (key) => {
+    if (key === lastKey) return lastValue as T;
     let value = cache.get(key);
     if (value === undefined && !cache.has(key)) {
       value = compute(key);
       if (cache.size >= limit) cache.clear();
       cache.set(key, value);
     }
+    lastKey = key;
+    lastValue = value;
     return value as T;
   };
 }

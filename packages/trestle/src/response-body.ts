@@ -1,9 +1,11 @@
 // The members that write a body: send, json, jsonp, sendStatus. send() and
 // json() are the framework's hottest paths: they read only the headers and
 // settings the call needs and use precomputed header values.
+// `Buffer` imported, not the global: node's global is a getter, called on every use.
+import { Buffer } from 'node:buffer';
 import * as crypto from 'node:crypto';
 import statuses from 'statuses';
-import { peekHeader, putHeader } from './header-store';
+import { peekContentType, peekETag, putContentLength, putContentType, putETag } from './header-store';
 import { boundedMemo } from './memo';
 import { APPLICATION_JSON, setCharset, TEXT_HTML } from './response-headers';
 import type { ResponseState } from './response-state';
@@ -35,9 +37,9 @@ function builtinETag(body: string | Buffer, length: number, weak: boolean): stri
 
 /** A string body's Content-Type: HTML when unset, else the type set with charset=utf-8. */
 function utf8ContentType(res: ResponseState): void {
-  const type = peekHeader(res, 'content-type');
+  const type = peekContentType(res);
   if (!type) {
-    putHeader(res, 'content-type', 'Content-Type', TEXT_HTML);
+    putContentType(res, TEXT_HTML);
   } else if (type !== TEXT_HTML && type !== APPLICATION_JSON && typeof type === 'string') {
     // The two values send() and json() set themselves are final already.
     const withCharset = setCharset(type);
@@ -95,7 +97,7 @@ export const bodyMembers = {
 
     if (chunk !== undefined) {
       const etagFn = this.app.settings['etag fn'] as EtagFn | undefined;
-      const generateETag = etagFn !== undefined && !peekHeader(this, 'etag');
+      const generateETag = etagFn !== undefined && !peekETag(this);
       let length: number;
       if (typeof chunk !== 'string') {
         length = chunk.length;
@@ -108,10 +110,10 @@ export const bodyMembers = {
         length = Buffer.byteLength(chunk, encoding);
       }
       // A string, as Express leaves it: res.get('Content-Length') is '4', not 4.
-      putHeader(this, 'content-length', 'Content-Length', String(length));
+      putContentLength(this, String(length));
       if (generateETag) {
         if (etagFn === WEAK_ETAG || etagFn === STRONG_ETAG) {
-          putHeader(this, 'etag', 'ETag', builtinETag(chunk, length, etagFn === WEAK_ETAG));
+          putETag(this, builtinETag(chunk, length, etagFn === WEAK_ETAG));
         } else {
           const tag = etagFn(chunk, encoding);
           if (tag) this.setHeader('ETag', tag);
@@ -143,7 +145,7 @@ export const bodyMembers = {
   /** Sends `value` as JSON per the app's json settings. */
   json(this: ResponseState, value?: unknown): ResponseState {
     const body = stringifyJson(value, this.app.settings);
-    if (!peekHeader(this, 'content-type')) putHeader(this, 'content-type', 'Content-Type', APPLICATION_JSON);
+    if (!peekContentType(this)) putContentType(this, APPLICATION_JSON);
     return this.send(body);
   },
 

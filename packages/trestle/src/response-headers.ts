@@ -8,7 +8,7 @@ import * as contentType from 'content-type';
 import mime from 'mime-types';
 import vary from 'vary';
 import { validateHeaderValue } from 'node:http';
-import { putHeader } from './header-store';
+import { putContentType } from './header-store';
 import { boundedMemo } from './memo';
 import type { HeaderInput, ResponseState } from './response-state';
 
@@ -95,7 +95,7 @@ export const headerMembers = {
 
   /** `res.type('json')`, `res.type('.html')`, `res.type('text/plain')`. */
   type(this: ResponseState, type: string): ResponseState {
-    putHeader(this, 'content-type', 'Content-Type', contentTypeFor(type));
+    putContentType(this, contentTypeFor(type));
     return this;
   },
 
