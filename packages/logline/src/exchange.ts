@@ -7,6 +7,7 @@
 // `writeHead` is replaced by one shared function (no closure per request) and
 // one shared listener each is added for 'finish' and 'close'.
 import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { LoglineRequest, LoglineResponse } from './types.js';
 
 /** Something that writes a line for a finished exchange. */
@@ -38,7 +39,8 @@ const EXCHANGE = Symbol('logline.exchange');
 type Tracked = LoglineResponse & { [EXCHANGE]?: Exchange };
 
 // performance.now() is monotonic (clock changes do not skew durations) and
-// returns a plain number, so timing allocates nothing.
+// returns a plain number, so timing allocates nothing. Imported: node's
+// global `performance` is a getter, called on every use.
 const now = (): number => performance.now();
 
 function exchangeOf(res: LoglineResponse): Exchange | undefined {
