@@ -100,6 +100,42 @@ describe('Router', () => {
     await request(app).get('/clash/outer/inner').expect(200, '{"id":"inner"}');
   });
 
+  test('plain use(fn) middleware: all run in order, each with its own params, a long run stays off the call stack, an error skips the rest', async () => {
+    const app = prodApp();
+    const seen: unknown[] = [];
+    // 5,000 synchronous middleware would overflow the stack if the router did not break the run up.
+    for (let i = 0; i < 5000; i++) {
+      app.use((req, _res, next) => {
+        seen.push(req.params);
+        next();
+      });
+    }
+    const inner = trestle.Router({ mergeParams: true });
+    inner.use((req, res, next) => {
+      res.set('X-Inner', JSON.stringify(req.params));
+      if (req.query.fail) next(new Error('stop'));
+      else next();
+    });
+    inner.use((_req, res, next) => {
+      res.set('X-Skipped', 'no');
+      next();
+    });
+    inner.get('/', (req, res) => res.json({ params: req.params, ran: seen.length }));
+    inner.use((err: Error, _req: unknown, res: { status(n: number): { send(s: string): void } }, _next: unknown) => res.status(500).send(err.message));
+    app.use('/u/:id', inner);
+
+    const res = await request(app).get('/u/7').expect(200);
+    assert.deepEqual(res.body, { params: { id: '7' }, ran: 5000 });
+    assert.equal(res.headers['x-inner'], '{"id":"7"}');
+    assert.equal(res.headers['x-skipped'], 'no');
+    assert.equal(new Set(seen).size, 5000, 'a fresh params object for every middleware');
+    assert.ok(seen.every((p) => Object.keys(p as object).length === 0));
+
+    const failed = await request(app).get('/u/8?fail=1').expect(500, 'stop');
+    assert.equal(failed.headers['x-inner'], '{"id":"8"}');
+    assert.equal(failed.headers['x-skipped'], undefined);
+  });
+
   test('mergeParams with regular expressions: the parent captures come first', async () => {
     const app = prodApp();
     const router = trestle.Router({ mergeParams: true });

@@ -22,6 +22,8 @@ export class Layer {
   /** `true` for `use('/')`: matches every path, consumes nothing. */
   readonly matchesAll: boolean;
   readonly isErrorHandler: boolean;
+  /** A `use(fn)` middleware without a mount path: runs for every request that reaches it without an error. */
+  readonly runsAlways: boolean;
 
   constructor(matchers: CompiledPath[], fn: AnyHandler, matchesAll = false) {
     this.handle = fn;
@@ -31,6 +33,7 @@ export class Layer {
     this.matchesAll = matchesAll;
     // Four declared parameters mark an error handler, as in Express.
     this.isErrorHandler = fn.length === 4;
+    this.runsAlways = matchesAll && !this.isErrorHandler;
   }
 
   get regexp(): RegExp | undefined {

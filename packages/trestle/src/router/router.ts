@@ -218,6 +218,18 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
   next();
 
   function next(err?: unknown): void {
+    // The common step, taken first: no error, req.url as it came in, and
+    // the next layer a plain `use(fn)` (it matches every path and consumes
+    // nothing), so no path, index or params work is needed to run it.
+    if (err === undefined && removed.length === 0 && !slashAdded && idx < stack.length && stack[idx]!.runsAlways && sync < 100) {
+      const layer = stack[idx++]!;
+      sync++;
+      const params = emptyParams(parentParams);
+      req.params = router.mergeParams ? router.profile.mergeParams(params, parentParams) : params;
+      layer.handleRequest(req, res, next);
+      sync = 0;
+      return;
+    }
     let layerError = err === 'route' ? null : err;
 
     // Undo what the previous middleware layer's mount path did to req.url.
