@@ -73,7 +73,7 @@ function readableStore(res: Outgoing): Store | null | undefined {
 // One function per header, each storing under a literal key: V8 caches a
 // property access by its name, and a single function taking the name as an
 // argument sees four names and falls back to its slowest, generic lookup
-// (measured at ~15% of send()).
+// (the largest share of send()'s own time in a profile).
 
 /** `res.setHeader('X-Powered-By', value)`. */
 export function putPoweredBy(res: Outgoing, value: string): void {

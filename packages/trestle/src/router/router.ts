@@ -224,8 +224,7 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
     if (err === undefined && removed.length === 0 && !slashAdded && idx < stack.length && stack[idx]!.runsAlways && sync < 100) {
       const layer = stack[idx++]!;
       sync++;
-      const params = emptyParams(parentParams);
-      req.params = router.mergeParams ? router.profile.mergeParams(params, parentParams) : params;
+      req.params = routedParams(router, emptyParams(parentParams), parentParams);
       layer.handleRequest(req, res, next);
       sync = 0;
       return;
@@ -305,7 +304,7 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
 
     const found = layer;
     const layerParams = found.matchesAll ? emptyParams(parentParams) : found.params!;
-    req.params = router.mergeParams ? router.profile.mergeParams(layerParams, parentParams) : layerParams;
+    req.params = routedParams(router, layerParams, parentParams);
     const layerPath = found.matchesAll ? '' : found.path!;
 
     if (found.keys.length === 0 || paramsNotRegistered(router.params, found.keys)) {
@@ -344,6 +343,11 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
     if (layerError) layer.handleError(layerError, req, res, next);
     else layer.handleRequest(req, res, next);
   }
+}
+
+/** The params a layer's handler sees: its own, or with mergeParams its parent's too. */
+function routedParams(router: RouterInstance, own: Record<string, unknown>, parent: Record<string, unknown> | undefined): Record<string, unknown> {
+  return router.mergeParams ? router.profile.mergeParams(own, parent) : own;
 }
 
 /** `use('/')` layers keep no params of their own; give them a fresh empty object. */
