@@ -23,9 +23,13 @@ interface QueryCache {
   value: unknown;
 }
 
+/** The query string of `url`: after the first `?`, up to a fragment (`#`), as url.parse reads it. */
 function searchOf(url: string): string {
   const q = url.indexOf('?');
-  return q === -1 ? '' : url.slice(q + 1);
+  if (q === -1) return '';
+  const hash = url.indexOf('#');
+  if (hash === -1) return url.slice(q + 1);
+  return hash < q ? '' : url.slice(q + 1, hash);
 }
 
 /** Property descriptors shared by every profile's request object. */

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { sign } from 'cookie-signature';
 import request from 'supertest';
 import trestle from 'trestle';
+import { rawRequest, serve } from './helpers';
 
 // cookie-parser ships no types.
 const cookieParser = require('cookie-parser') as (secret?: string) => trestle.RequestHandler;
@@ -159,6 +160,21 @@ test('req.query: the default parser is simple (no nesting), repeated keys become
   app.get('/', (req, res) => res.json(req.query));
   assert.deepEqual((await request(app).get('/?a[b]=1&c=2&c=3&d=%20x').expect(200)).body, { 'a[b]': '1', c: ['2', '3'], d: ' x' });
   assert.deepEqual((await request(app).get('/').expect(200)).body, {});
+});
+
+test('req.query ends at a fragment; a ? after the # starts no query (sent raw: clients drop fragments)', async () => {
+  const app = trestle();
+  app.set('env', 'production');
+  app.get('/q', (req, res) => res.json(req.query));
+  const served = await serve(app);
+  try {
+    const query = async (path: string) => JSON.parse((await rawRequest(served.port, 'GET', path)).body) as unknown;
+    assert.deepEqual(await query('/q?b#c'), { b: '' });
+    assert.deepEqual(await query('/q?x=1&y=2#frag'), { x: '1', y: '2' });
+    assert.deepEqual(await query('/q#frag?x=1'), {});
+  } finally {
+    await served.close();
+  }
 });
 
 test('req.query with query parser extended, a function, or disabled ({})', async () => {
