@@ -208,10 +208,23 @@ describe('v5 path syntax', () => {
     await request(app).get('/four').expect(404);
   });
 
-  test('matching ignores the query string', async () => {
+  test('matching ignores the query string and a fragment, on short and long paths alike', async () => {
     const app = prodApp();
     app.get('/', (_req, res) => res.send('root'));
+    app.get('/a', (_req, res) => res.send('a'));
+    app.get('/long/path/segment', (_req, res) => res.send('long'));
     await request(app).get('/?a=1&b=2').expect(200, 'root');
+    // Sent raw: clients drop fragments. Either delimiter ends the path, whichever comes first.
+    const served = await serve(app);
+    try {
+      for (const path of ['/a?b#c', '/a#b?c', '/a#']) assert.equal((await rawRequest(served.port, 'GET', path)).body, 'a', path);
+      for (const path of ['/long/path/segment?x=1#f', '/long/path/segment#f?x=1', '/long/path/segment#']) {
+        assert.equal((await rawRequest(served.port, 'GET', path)).body, 'long', path);
+      }
+      assert.equal((await rawRequest(served.port, 'GET', '/long/path/segmentx?y')).status, 404);
+    } finally {
+      await served.close();
+    }
   });
 
   test('malformed percent-encoding in a parameter answers 400 and the server keeps serving', async () => {

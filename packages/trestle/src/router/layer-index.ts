@@ -22,12 +22,14 @@ interface TrieEdge {
   to: TrieNode;
 }
 
+const NONE: readonly number[] = [];
+
 /** Below this many prefixed layers, asking each layer is cheaper than the index. */
 const WORTHWHILE = 8;
 
 export interface LayerIndex {
   /** The stack indices that may match `path`, ascending. */
-  candidates(path: string): number[];
+  candidates(path: string): readonly number[];
 }
 
 function node(): TrieNode {
@@ -68,7 +70,9 @@ function insert(root: TrieNode, prefix: string): TrieNode {
 /** Does `path` hold `label` at `from`? Prefixes of case-insensitive layers are lower case; ASCII is folded the same way. */
 function follows(path: string, from: number, label: string, sensitive: boolean): boolean {
   if (from + label.length > path.length) return false;
-  if (sensitive) return path.startsWith(label, from);
+  // Paths usually come in the case routes are written in: one native compare first.
+  if (path.startsWith(label, from)) return true;
+  if (sensitive) return false;
   for (let k = 0; k < label.length; k++) {
     let code = path.charCodeAt(from + k);
     if (code >= 65 && code <= 90) code += 32;
@@ -89,8 +93,10 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
   if (prefixed < WORTHWHILE) return undefined;
 
   return {
-    candidates(path: string): number[] {
-      const found: number[][] = root.layers.length === 0 ? [] : [root.layers];
+    candidates(path: string): readonly number[] {
+      // Most paths end at one node with layers: no list of lists for them.
+      let first: number[] | undefined = root.layers.length === 0 ? undefined : root.layers;
+      let more: number[][] | undefined;
       let at = root;
       let i = 0;
       while (i < path.length) {
@@ -100,9 +106,12 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
         if (edge === undefined || !follows(path, i, edge.label, sensitive)) break;
         at = edge.to;
         i += edge.label.length;
-        if (at.layers.length !== 0) found.push(at.layers);
+        if (at.layers.length === 0) continue;
+        if (first === undefined) first = at.layers;
+        else (more ??= [first]).push(at.layers);
       }
-      return found.length === 1 ? found[0]! : found.flat().sort((a, b) => a - b);
+      if (more !== undefined) return more.flat().sort((a, b) => a - b);
+      return first ?? NONE;
     },
   };
 }

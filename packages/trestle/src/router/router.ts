@@ -196,7 +196,7 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
   let paramcalled: Record<string, ParamCalled> | undefined;
   let lastUrl: string | undefined;
   let path = '';
-  let candidates: number[] = [];
+  let candidates: readonly number[] = [];
   let candidatesFor: string | undefined;
   let ci = 0;
 

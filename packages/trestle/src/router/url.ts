@@ -4,18 +4,28 @@
 
 /** The path of `url`: up to the query string or fragment. */
 export function getPathname(url: string): string {
-  let end = url.length;
-  for (let i = 0; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (c === 63 /* ? */ || c === 35 /* # */) {
-      end = i;
-      break;
-    }
-  }
+  const end = pathEnd(url);
   if (url.charCodeAt(0) === 47 /* / */) return end === url.length ? url : url.slice(0, end);
   const host = getProtohost(url);
   const path = url.slice(host.length, end);
   return path.length === 0 ? '/' : path;
+}
+
+/** Where the path of `url` ends: at its query string or fragment. */
+function pathEnd(url: string): number {
+  // A charCodeAt loop costs 3-5 ns a character, a native search ~10 ns a
+  // call: the loop for short URLs (`/`), two searches for the rest.
+  if (url.length <= 8) {
+    for (let i = 0; i < url.length; i++) {
+      const c = url.charCodeAt(i);
+      if (c === 63 /* ? */ || c === 35 /* # */) return i;
+    }
+    return url.length;
+  }
+  const query = url.indexOf('?');
+  const hash = url.indexOf('#');
+  if (hash === -1) return query === -1 ? url.length : query;
+  return query === -1 || hash < query ? hash : query;
 }
 
 /** `http://host` for an absolute-form URL, else the empty string. */
