@@ -9,7 +9,7 @@ import type {
   TokenCallback,
   TokenValue,
 } from './types.js';
-import { registry, tokens as registeredTokens } from './tokens.js';
+import { registry, tokenReadsTiming, tokens as registeredTokens } from './tokens.js';
 
 interface TokenRef {
   name: string;
@@ -63,6 +63,20 @@ function tokenText(fn: TokenCallback | undefined, ref: TokenRef, req: LoglineReq
   return value ? '' + value : '-';
 }
 
+/** The token references of each format function compile() made. */
+const formatRefs = new WeakMap<FormatFn, readonly TokenRef[]>();
+
+/**
+ * Can a line of this format read the exchange's timing (response-time,
+ * total-time)? Known only for compiled format strings, and only for the
+ * tokens as now defined: callers ask again when `registry.version` moves.
+ * Any other format function may call any token.
+ */
+export function formatReadsTiming(format: FormatFn): boolean {
+  const refs = formatRefs.get(format);
+  return refs === undefined || refs.some((ref) => tokenReadsTiming(ref.name));
+}
+
 /** Compiles a format string into a format function. */
 export function compile(format: string): FormatFn {
   if (typeof format !== 'string') {
@@ -73,7 +87,7 @@ export function compile(format: string): FormatFn {
   // The registry's tokens, looked up once per registry version rather than per line.
   let known: Array<TokenCallback | undefined> = [];
   let knownVersion = -1;
-  return function compiledFormat(tokens, req, res) {
+  const compiledFormat: FormatFn = (tokens, req, res) => {
     if (tokens === registeredTokens && knownVersion !== registry.version) {
       known = refs.map((ref) => registeredTokens[ref.name]);
       knownVersion = registry.version;
@@ -86,4 +100,6 @@ export function compile(format: string): FormatFn {
     }
     return line;
   };
+  formatRefs.set(compiledFormat, refs);
+  return compiledFormat;
 }

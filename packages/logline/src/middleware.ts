@@ -4,9 +4,10 @@
 import { BufferedStream, DEFAULT_BUFFER_MS } from './buffered-stream.js';
 import { deprecate } from './deprecate.js';
 import { logAtEnd, type EndOfResponseLogger } from './exchange.js';
+import { formatReadsTiming } from './compile.js';
 import { formatNamed } from './formats.js';
 import { reportFailure, watchErrors } from './stream-failures.js';
-import { tokens } from './tokens.js';
+import { registry, tokens } from './tokens.js';
 import type {
   FormatFn,
   LegacyLoggerOptions,
@@ -22,12 +23,28 @@ type Skip = (req: LoglineRequest, res: LoglineResponse) => unknown;
 class LineWriter implements EndOfResponseLogger {
   /** Set while lines fail, so a broken stream warns once, not once per request. */
   private failing = false;
+  /** `readsTiming()`'s answer, for the token definitions of `timingVersion`. */
+  private timing = true;
+  private timingVersion = -1;
 
   constructor(
     private readonly format: FormatFn,
     private readonly skip: Skip | undefined,
     private readonly stream: LogStream,
   ) {}
+
+  /**
+   * Can this logger's line read the exchange's timing? A skip function may
+   * call any token, so it counts as reading it. Asked per request, answered
+   * again only when tokens are (re)defined.
+   */
+  readsTiming(): boolean {
+    if (this.timingVersion !== registry.version) {
+      this.timing = this.skip !== undefined || formatReadsTiming(this.format);
+      this.timingVersion = registry.version;
+    }
+    return this.timing;
+  }
 
   log(req: LoglineRequest, res: LoglineResponse): void {
     // Runs from the response's 'finish'/'close' listeners (or before next()
@@ -126,7 +143,7 @@ export function createLogger(formatArg?: unknown, optionsArg?: unknown): Logline
     };
   }
   return function logline(req, res, next) {
-    logAtEnd(req, res, writer);
+    logAtEnd(req, res, writer, writer.readsTiming());
     next();
   };
 }

@@ -97,3 +97,15 @@ const builtIns: Record<string, TokenCallback> = {
 };
 
 for (const name of Object.keys(builtIns)) defineToken(name, builtIns[name] as TokenCallback);
+
+/**
+ * Can the token of this name read the exchange's timing? The two timing
+ * tokens can, and so can any token the app defined or replaced: it may call
+ * them. The other built-ins cannot.
+ */
+export function tokenReadsTiming(name: string): boolean {
+  const fn = tokens[name];
+  if (fn === undefined) return false;
+  if (name === 'response-time' || name === 'total-time') return true;
+  return !Object.hasOwn(builtIns, name) || fn !== builtIns[name];
+}

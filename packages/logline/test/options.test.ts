@@ -159,6 +159,54 @@ describe('several mounts', () => {
   });
 });
 
+describe('timing, read only by lines that can show it', () => {
+  const MS = /^\d+\.\d{3}$/;
+
+  test('a line without timing mounted first does not leave a later :response-time without its clock', async () => {
+    const plain = new LineSink();
+    const timed = new LineSink();
+    const app = await serve(
+      [logger(':method :url', { stream: plain }), logger(':response-time', { stream: timed })],
+      (req, res) => send(res, 200, 'x'),
+    );
+    try {
+      await request(app.url).get('/t');
+      await app.settled(1);
+      assert.deepEqual(await plain.lines(1), ['GET /t']);
+      const [ms] = await timed.lines(1);
+      assert.match(ms!, MS);
+      assert.ok(Number(ms) < 60_000, ms);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a token the app defines may read the timing, so a format naming it is timed', async () => {
+    // A token reaches the timing tokens through the tokens object a format
+    // function was given: capture it on one server, use it on another.
+    let tokens: logger.TokenIndexer | undefined;
+    const capture = await serve([logger((t) => void (tokens = t), { stream: new LineSink() })], (req, res) => send(res, 200, 'x'));
+    try {
+      await request(capture.url).get('/');
+    } finally {
+      await capture.close();
+    }
+    assert.ok(tokens);
+    logger.token('elapsed-by-app', (req, res) => tokens!['response-time']!(req, res));
+    const sink = new LineSink();
+    const app = await serve([logger(':method :elapsed-by-app', { stream: sink })], (req, res) => send(res, 200, 'x'));
+    try {
+      await request(app.url).get('/');
+      const [line] = await sink.lines(1);
+      const ms = line!.slice('GET '.length);
+      assert.match(ms, MS);
+      assert.ok(Number(ms) < 60_000, ms);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('format functions', () => {
   test('receive the tokens, req and res, and their string is the line', async () => {
     // The function of morgan's README, as existing apps pass it.
