@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compile as compileFormat } from './compile.js';
 import { defineFormat } from './formats.js';
 import { createLogger } from './middleware.js';
-import { defineToken } from './tokens.js';
+import { exposeToken } from './token-members.js';
+import { defineToken, tokens } from './tokens.js';
 import type * as types from './types.js';
 
 /**
@@ -33,6 +34,7 @@ function logger(format?: unknown, options?: unknown): types.LoglineMiddleware {
   return createLogger(format, options);
 }
 
+
 /**
  * Defines the token `:name` (or replaces it). Its bracket argument, as in
  * `:name[arg]`, reaches the callback as its third argument.
@@ -42,6 +44,7 @@ logger.token = function token<Req extends IncomingMessage = types.LoglineRequest
   callback: types.TokenCallback<Req, Res>,
 ): typeof logger {
   defineToken(name, callback as unknown as types.TokenCallback);
+  exposeToken(logger, name);
   return logger;
 };
 
@@ -58,6 +61,9 @@ logger.format = function format<Req extends IncomingMessage = types.LoglineReque
 logger.compile = function compile(format: string): types.FormatFn {
   return compileFormat(format);
 };
+
+// Every token is a member of the factory too, as on morgan (see token-members.ts).
+for (const name of Object.keys(tokens)) exposeToken(logger, name);
 
 /** The public types, reachable as `logger.LoggerOptions` and so on, beside the members `token`, `format` and `compile` assigned above. */
 // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -84,6 +90,26 @@ declare namespace logger {
   export type NextFunction = types.NextFunction;
   /** The middleware `logger()` returns: `(req, res, next)`. */
   export type LoglineMiddleware<Req = LoglineRequest, Res = LoglineResponse> = types.LoglineMiddleware<Req, Res>;
+
+  // The built-in tokens whose names are identifiers, as members (`logger.url(req, res)`).
+  // The others are members too at run time (`logger['remote-addr']`); TypeScript
+  // reads them through `logger.TokenIndexer`: `(logger as unknown as logger.TokenIndexer)['remote-addr']`.
+  /** The `:date[format]` token: `logger.date(req, res, 'clf')`. */
+  export const date: TokenCallback;
+  /** The `:method` token. */
+  export const method: TokenCallback;
+  /** The `:pid` token. */
+  export const pid: TokenCallback;
+  /** The `:referrer` token. */
+  export const referrer: TokenCallback;
+  /** The `:req[header]` token: `logger.req(req, res, 'accept')`. */
+  export const req: TokenCallback;
+  /** The `:res[header]` token: `logger.res(req, res, 'content-length')`. */
+  export const res: TokenCallback;
+  /** The `:status` token. */
+  export const status: TokenCallback;
+  /** The `:url` token. */
+  export const url: TokenCallback;
 }
 
 export = logger;

@@ -35,12 +35,13 @@ class LineWriter implements EndOfResponseLogger {
 
   /**
    * Can this logger's line read the exchange's timing? A skip function may
-   * call any token, so it counts as reading it. Asked per request, answered
-   * again only when tokens are (re)defined.
+   * call any token, so it counts as reading it, and so does any code once it
+   * took a timing token off the factory. Asked per request, answered again
+   * only when tokens are (re)defined or taken.
    */
   readsTiming(): boolean {
     if (this.timingVersion !== registry.version) {
-      this.timing = this.skip !== undefined || formatReadsTiming(this.format);
+      this.timing = this.skip !== undefined || registry.timingTaken || formatReadsTiming(this.format);
       this.timingVersion = registry.version;
     }
     return this.timing;

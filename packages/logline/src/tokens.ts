@@ -10,8 +10,20 @@ import type { LoglineRequest, LoglineResponse, TokenCallback, TokenIndexer } fro
  */
 export const tokens: TokenIndexer = Object.create(null) as TokenIndexer;
 
-/** Counts definitions, so compiled formats know when their looked-up tokens are stale. */
-export const registry = { version: 0 };
+/**
+ * Counts definitions, so compiled formats know when their looked-up tokens
+ * are stale. `timingTaken` turns true once app code has taken a timing token
+ * from the factory (`logger['response-time']`): it may call it anywhere, so
+ * from then on every logger times its responses.
+ */
+export const registry = { version: 0, timingTaken: false };
+
+/** Called when app code takes `response-time` or `total-time` off the factory. */
+export function takeTimingToken(): void {
+  if (registry.timingTaken) return;
+  registry.timingTaken = true;
+  registry.version++;
+}
 
 /** Defines a token, or replaces the one of the same name. */
 export function defineToken(name: string, fn: TokenCallback): void {

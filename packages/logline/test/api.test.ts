@@ -5,7 +5,8 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import logger from 'logline';
-import { linePattern, oneRequestScript, runNode } from './helpers.js';
+import request from 'supertest';
+import { LineSink, lineFor, linePattern, oneRequestScript, runNode, send, serve } from './helpers.js';
 
 describe('module shape', () => {
   test("require('logline') is the factory itself, with token, compile and format", () => {
@@ -104,6 +105,48 @@ describe('logger.token and logger.format', () => {
     bad(() => logger.token('t', 'x' as unknown as logger.TokenCallback), /fn must be a function/);
     bad(() => logger.format(5 as unknown as string, ':method'), /name must be a string/);
     bad(() => logger.format('f', 5 as unknown as string), /format must be a string or a function/);
+  });
+});
+
+describe('tokens as members of the factory, as on morgan', () => {
+  test("an app builds its own record from logger.url, logger['remote-addr'], logger.date and the timing tokens", async () => {
+    // Taken at start-up, as apps do: from then on every response is timed,
+    // even under a logger whose own line (combined) shows no duration.
+    // TypeScript reads the hyphenated ones through TokenIndexer.
+    const tokens = logger as unknown as logger.TokenIndexer;
+    const responseTime = tokens['response-time']!;
+    const records: string[] = [];
+    const sink = new LineSink();
+    const app = await serve([logger('combined', { stream: sink })], (req, res) => {
+      res.on('finish', () => {
+        records.push(
+          [tokens['remote-addr']!(req, res), logger.method(req, res), logger.url(req, res), logger.status(req, res),
+            logger.res(req, res, 'content-length'), logger.date(req, res, 'clf'), responseTime(req, res)].join(' '),
+        );
+      });
+      send(res, 201, 'made');
+    });
+    try {
+      await request(app.url).post('/things?x=1').expect(201);
+      await app.settled(1);
+      assert.equal(records.length, 1);
+      assert.match(records[0]!, linePattern('127.0.0.1 POST /things?x=1 201 4 {clf} {ms}'));
+      assert.equal((await sink.lines(1)).length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a token defined later is a member too; assigning a member defines the token; the factory keeps its own members', async () => {
+    const shout: logger.TokenCallback = () => 'SHOUT';
+    logger.token('member-shout', shout);
+    assert.equal((logger as unknown as Record<string, unknown>)['member-shout'], shout);
+    (logger as unknown as Record<string, unknown>)['member-shout'] = () => 'whisper';
+    logger.token('format', () => 'a token named format');
+    assert.equal(typeof logger.format, 'function');
+    assert.equal(logger.format('member-format', ':member-shout :format'), logger);
+    const line = await lineFor('member-format', (req, res) => send(res, 200, 'x'), (url) => request(url).get('/'));
+    assert.equal(line, 'whisper a token named format');
   });
 });
 
