@@ -1,10 +1,12 @@
 // logger(format, options): checks its arguments once, at creation, and
 // returns the middleware. Every bad argument is a TypeError here rather than
 // a surprise at the first request.
+import type { WriteStream } from 'node:fs';
 import { BufferedStream, DEFAULT_BUFFER_MS } from './buffered-stream.js';
 import { deprecate } from './deprecate.js';
 import { logAtEnd, type EndOfResponseLogger } from './exchange.js';
 import { formatReadsTiming } from './compile.js';
+import { asFileStream, writeFileLine } from './file-corking.js';
 import { formatNamed } from './formats.js';
 import { reportFailure, watchErrors } from './stream-failures.js';
 import { registry, tokens } from './tokens.js';
@@ -26,12 +28,16 @@ class LineWriter implements EndOfResponseLogger {
   /** `readsTiming()`'s answer, for the token definitions of `timingVersion`. */
   private timing = true;
   private timingVersion = -1;
+  /** The stream, when it is a file stream: its lines are corked per turn (file-corking.ts). */
+  private readonly fileStream: WriteStream | undefined;
 
   constructor(
     private readonly format: FormatFn,
     private readonly skip: Skip | undefined,
     private readonly stream: LogStream,
-  ) {}
+  ) {
+    this.fileStream = asFileStream(stream);
+  }
 
   /**
    * Can this logger's line read the exchange's timing? A skip function may
@@ -60,7 +66,8 @@ class LineWriter implements EndOfResponseLogger {
       // One write of one whole line: appenders to the same file never see half
       // lines. A false return (back-pressure) is not a reason to drop lines:
       // the stream buffers them.
-      this.stream.write(line + '\n');
+      if (this.fileStream !== undefined) writeFileLine(this.fileStream, line + '\n');
+      else this.stream.write(line + '\n');
       this.failing = false;
     } catch (err) {
       if (!this.failing) reportFailure(err);

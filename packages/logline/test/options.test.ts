@@ -95,6 +95,59 @@ describe('stream', () => {
     }
   });
 
+  test('a file stream gets every line whole under concurrent load, and end() in the same turn loses none', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logline-'));
+    const file = path.join(dir, 'access.log');
+    const stream = fs.createWriteStream(file);
+    const count = 200;
+    let finished = 0;
+    const ended = deferred();
+    const app = await serve([logger(':url :status', { stream })], (req, res) => {
+      // Registered after the logger's own listener: its line is written by now.
+      res.on('finish', () => {
+        finished++;
+        // The last line of the turn is still in the stream's buffer (corked
+        // until the turn ends): ending the stream right here must flush it.
+        if (finished === count) stream.end(() => ended.resolve());
+      });
+      send(res, 200, 'x');
+    });
+    try {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+      await Promise.all(Array.from({ length: count }, (_, i) => request(app.url).get(`/f${i}`).agent(agent)));
+      agent.destroy();
+      await ended.promise;
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      assert.equal(lines.pop(), '', 'the file ends with a newline');
+      assert.deepEqual([...lines].sort(), Array.from({ length: count }, (_, i) => `/f${i} 200`).sort());
+    } finally {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a file stream whose write() the app wrapped sees one call per line, uncorked', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logline-'));
+    const stream = fs.createWriteStream(path.join(dir, 'wrapped.log'));
+    const calls: Array<{ chunk: string; corked: number }> = [];
+    const original = stream.write;
+    stream.write = function (this: fs.WriteStream, ...args: unknown[]) {
+      calls.push({ chunk: String(args[0]), corked: this.writableCorked });
+      return Reflect.apply(original, this, args) as boolean;
+    } as typeof stream.write;
+    const app = await serve([logger(':url', { stream })], (req, res) => send(res, 200, 'x'));
+    try {
+      await request(app.url).get('/w1');
+      await request(app.url).get('/w2');
+      await app.settled(2);
+      assert.deepEqual(calls, [{ chunk: '/w1\n', corked: 0 }, { chunk: '/w2\n', corked: 0 }]);
+    } finally {
+      await app.close();
+      await new Promise<void>((resolve) => stream.end(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('each line is one write() of one string ending in a newline', async () => {
     const sink = new LineSink();
     const app = await serve([logger('combined', { stream: sink })], (req, res) => send(res, 200, 'abc'));
