@@ -34,7 +34,6 @@ function logger(format?: unknown, options?: unknown): types.LoglineMiddleware {
   return createLogger(format, options);
 }
 
-
 /**
  * Defines the token `:name` (or replaces it). Its bracket argument, as in
  * `:name[arg]`, reaches the callback as its third argument.

@@ -3,9 +3,9 @@
 // a surprise at the first request.
 import type { WriteStream } from 'node:fs';
 import { BufferedStream, DEFAULT_BUFFER_MS } from './buffered-stream.js';
+import { formatReadsTiming } from './compile.js';
 import { deprecate } from './deprecate.js';
 import { logAtEnd, type EndOfResponseLogger } from './exchange.js';
-import { formatReadsTiming } from './compile.js';
 import { asFileStream, writeFileLine } from './file-corking.js';
 import { formatNamed } from './formats.js';
 import { reportFailure, watchErrors } from './stream-failures.js';
