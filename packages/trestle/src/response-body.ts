@@ -24,14 +24,17 @@ function hashETag(body: string | Buffer, length: number): string {
   return `"${length.toString(16)}-${digest.substring(0, 27)}"`;
 }
 
-// Strong ETags of short string bodies already sent. Hashing costs about as
-// much as the rest of send() on a small answer, and small answers repeat
-// (health checks, constant JSON, short pages).
+// ETags of short string bodies already sent, the header value itself (weak
+// or strong, one memo each: no `W/` to prepend per answer). Hashing costs
+// about as much as the rest of send() on a small answer, and small answers
+// repeat (health checks, constant JSON, short pages).
 const MEMO_BODY_LIMIT = 256;
-const memoETag = boundedMemo((body) => hashETag(body, Buffer.byteLength(body)), 512);
+const memoStrongETag = boundedMemo((body) => hashETag(body, Buffer.byteLength(body)), 512);
+const memoWeakETag = boundedMemo((body) => `W/${memoStrongETag(body)}`, 512);
 
 function builtinETag(body: string | Buffer, length: number, weak: boolean): string {
-  const tag = typeof body === 'string' && body.length <= MEMO_BODY_LIMIT ? memoETag(body) : hashETag(body, length);
+  if (typeof body === 'string' && body.length <= MEMO_BODY_LIMIT) return weak ? memoWeakETag(body) : memoStrongETag(body);
+  const tag = hashETag(body, length);
   return weak ? `W/${tag}` : tag;
 }
 
