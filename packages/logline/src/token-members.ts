@@ -6,10 +6,8 @@
 // logger.token() is the one read, and assigning one (`logger.url = fn`)
 // defines it. Taking a timing token marks the timing as needed everywhere
 // (see `registry.timingTaken`).
-import { defineToken, takeTimingToken, tokens } from './tokens.js';
+import { defineToken, isTimingToken, takeTimingToken, tokens } from './tokens.js';
 import type { TokenCallback } from './types.js';
-
-const TIMING = new Set(['response-time', 'total-time']);
 
 /** Makes token `name` a member of `factory`, unless that would hide one of its own members. */
 export function exposeToken(factory: object, name: string): void {
@@ -20,7 +18,7 @@ export function exposeToken(factory: object, name: string): void {
     configurable: true,
     enumerable: true,
     get(): TokenCallback | undefined {
-      if (TIMING.has(name)) takeTimingToken();
+      if (isTimingToken(name)) takeTimingToken();
       return tokens[name];
     },
     set(fn: TokenCallback) {

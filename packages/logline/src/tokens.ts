@@ -18,6 +18,11 @@ export const tokens: TokenIndexer = Object.create(null) as TokenIndexer;
  */
 export const registry = { version: 0, timingTaken: false };
 
+/** Is this one of the tokens that read the exchange's timing? */
+export function isTimingToken(name: string): boolean {
+  return name === 'response-time' || name === 'total-time';
+}
+
 /** Called when app code takes `response-time` or `total-time` off the factory. */
 export function takeTimingToken(): void {
   if (registry.timingTaken) return;
@@ -118,6 +123,6 @@ for (const name of Object.keys(builtIns)) defineToken(name, builtIns[name] as To
 export function tokenReadsTiming(name: string): boolean {
   const fn = tokens[name];
   if (fn === undefined) return false;
-  if (name === 'response-time' || name === 'total-time') return true;
+  if (isTimingToken(name)) return true;
   return !Object.hasOwn(builtIns, name) || fn !== builtIns[name];
 }

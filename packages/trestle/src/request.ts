@@ -4,7 +4,7 @@
 import fresh from 'fresh';
 import { negotiationMembers } from './request-negotiation';
 import { proxyMembers } from './request-proxy';
-import { getPathname } from './router/url';
+import { getPathname, getSearch } from './router/url';
 import type { QueryParserFn } from './settings';
 
 /** What the members below read from the request. */
@@ -21,15 +21,6 @@ interface QueryCache {
   url: string;
   search: string;
   value: unknown;
-}
-
-/** The query string of `url`: after the first `?`, up to a fragment (`#`), as url.parse reads it. */
-function searchOf(url: string): string {
-  const q = url.indexOf('?');
-  if (q === -1) return '';
-  const hash = url.indexOf('#');
-  if (hash === -1) return url.slice(q + 1);
-  return hash < q ? '' : url.slice(q + 1, hash);
 }
 
 /** Property descriptors shared by every profile's request object. */
@@ -56,13 +47,13 @@ export const requestMembers = {
     const cache = self[kQuery];
     if (cache !== undefined) {
       if (cache.url === url) return cache.value;
-      const search = searchOf(url);
+      const search = getSearch(url);
       if (search === cache.search) {
         cache.url = url;
         return cache.value;
       }
     }
-    const search = searchOf(url);
+    const search = getSearch(url);
     const value = parse(search);
     self[kQuery] = { url, search, value };
     return value;

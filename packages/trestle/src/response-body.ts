@@ -29,8 +29,9 @@ function hashETag(body: string | Buffer, length: number): string {
 // about as much as the rest of send() on a small answer, and small answers
 // repeat (health checks, constant JSON, short pages).
 const MEMO_BODY_LIMIT = 256;
-const memoStrongETag = boundedMemo((body) => hashETag(body, Buffer.byteLength(body)), 512);
-const memoWeakETag = boundedMemo((body) => `W/${memoStrongETag(body)}`, 512);
+const stringETag = (body: string): string => hashETag(body, Buffer.byteLength(body));
+const memoStrongETag = boundedMemo(stringETag, 512);
+const memoWeakETag = boundedMemo((body) => `W/${stringETag(body)}`, 512);
 
 function builtinETag(body: string | Buffer, length: number, weak: boolean): string {
   if (typeof body === 'string' && body.length <= MEMO_BODY_LIMIT) return weak ? memoWeakETag(body) : memoStrongETag(body);
