@@ -43,8 +43,10 @@ declare namespace trestle {
   export type RouteParameters<Path extends string> = T.RouteParametersV4<Path>;
   /** `req.query` as the query parsers give it (the `qs` package's type). */
   export type ParsedQs = T.ParsedQs;
-  /** Any handler: a request handler or an error handler. */
+  /** Any handler: a request handler, an error handler, or middleware typed for Express. */
   export type Handler = T.Handler;
+  /** Middleware typed for Express (`@types/express`) or for node's own request and response: multer's, passport's, compression's. */
+  export type ForeignHandler = T.ForeignHandler;
   /** A param trigger `(req, res, next, value, name)` for `app.param()` and `router.param()`. */
   export type ParamHandler = T.ParamHandler;
   /** The options of `res.sendFile()` and `res.download()`. */

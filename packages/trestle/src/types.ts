@@ -345,10 +345,22 @@ export type ErrorRequestHandler<
   ): HandlerResult;
 }['handler'];
 
-/** Any handler: a request handler or an error handler. */
+/**
+ * Middleware typed against another declaration of the request and response
+ * (`@types/express`, connect, node's own), such as multer's, passport's or
+ * compression's. trestle's `req` and `res` are what such middleware reads;
+ * declared through a method so that its narrower parameter types are accepted.
+ */
+export type ForeignHandler = {
+  /** Called as any middleware is. */
+  handler(req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): unknown;
+}['handler'];
+
+/** Any handler: a request handler, an error handler, or middleware typed for Express. */
 export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
   | RequestHandler<P, ResBody, ReqBody, ReqQuery>
-  | ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery>;
+  | ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery>
+  | ForeignHandler;
 
 /** Handlers may be given one by one or in (nested) arrays. */
 export type HandlerArg<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
@@ -366,15 +378,24 @@ export type ParamHandler<V = string> = {
 }['trigger'];
 
 /**
+ * Handlers of any kind (middleware typed for Express, arrays), then a request
+ * handler: `upload.single('file'), (req, res) => ...` types the last one from
+ * the path.
+ */
+export type HandlersEndingInRequestHandler<P = ParamsDictionary> = [...Array<HandlerArg<P>>, RequestHandler<P>];
+
+/**
  * `app.get('/users/:id', handler)`: the path's parameters reach `req.params`.
  * The overloads taking only request handlers come first so that inline
- * handlers get their parameter types from the path.
+ * handlers get their parameter types from the path; next, any handlers
+ * ending in a request handler, which is typed from the path too.
  */
 export interface RouteMatcher<This, S extends PathSyntax = 'v5'> {
   <Path extends string, P = ParamsOfSyntax<Path, S>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
     path: Path,
     ...handlers: [RequestHandler<P, ResBody, ReqBody, ReqQuery, L>, ...Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>]
   ): This;
+  <Path extends string>(path: Path, ...handlers: HandlersEndingInRequestHandler<ParamsOfSyntax<Path, S>>): This;
   <Path extends string, P = ParamsOfSyntax<Path, S>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
     path: Path,
     ...handlers: [HandlerArg<P, ResBody, ReqBody, ReqQuery>, ...Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>]
@@ -383,6 +404,7 @@ export interface RouteMatcher<This, S extends PathSyntax = 'v5'> {
     path: PathParams,
     ...handlers: [RequestHandler<P, ResBody, ReqBody, ReqQuery, L>, ...Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L>>]
   ): This;
+  (path: PathParams, ...handlers: HandlersEndingInRequestHandler): This;
   <P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
     path: PathParams,
     ...handlers: [HandlerArg<P, ResBody, ReqBody, ReqQuery>, ...Array<HandlerArg<P, ResBody, ReqBody, ReqQuery>>]
@@ -393,12 +415,15 @@ export interface RouteMatcher<This, S extends PathSyntax = 'v5'> {
 export interface UseMatcher<This, S extends PathSyntax = 'v5'> {
   (...handlers: Array<RequestHandler>): This;
   (...handlers: Array<ErrorRequestHandler>): This;
+  (...handlers: HandlersEndingInRequestHandler): This;
   (...handlers: Array<HandlerArg>): This;
   <Path extends string>(path: Path, ...handlers: Array<RequestHandler<ParamsOfSyntax<Path, S>>>): This;
   <Path extends string>(path: Path, ...handlers: Array<ErrorRequestHandler<ParamsOfSyntax<Path, S>>>): This;
+  <Path extends string>(path: Path, ...handlers: HandlersEndingInRequestHandler<ParamsOfSyntax<Path, S>>): This;
   <Path extends string>(path: Path, ...handlers: Array<HandlerArg<ParamsOfSyntax<Path, S>>>): This;
   (path: PathParams, ...handlers: Array<RequestHandler>): This;
   (path: PathParams, ...handlers: Array<ErrorRequestHandler>): This;
+  (path: PathParams, ...handlers: HandlersEndingInRequestHandler): This;
   (path: PathParams, ...handlers: Array<HandlerArg>): This;
 }
 
@@ -491,6 +516,7 @@ export interface RouterMethods<S extends PathSyntax = 'v5'> {
 /** `route.get(...handlers)`: plain request handlers first, for inline typing. */
 export interface RouteMethod<P, This> {
   (...handlers: [RequestHandler<P>, ...Array<RequestHandler<P>>]): This;
+  (...handlers: HandlersEndingInRequestHandler<P>): This;
   (...handlers: [HandlerArg<P>, ...Array<HandlerArg<P>>]): This;
 }
 

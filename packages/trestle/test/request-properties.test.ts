@@ -4,13 +4,12 @@
 import { IncomingMessage } from 'node:http';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import cookieParser from 'cookie-parser';
 import { sign } from 'cookie-signature';
 import request from 'supertest';
 import trestle from 'trestle';
 import { rawRequest, serve } from './helpers';
 
-// cookie-parser ships no types.
-const cookieParser = require('cookie-parser') as (secret?: string) => trestle.RequestHandler;
 
 type Req = trestle.Request;
 

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import request from 'supertest';
+import cookieParser from 'cookie-parser';
 import trestle, { type RequestHandler } from 'trestle';
 import { appWith, reportErrors } from './response-helpers';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const cookieParser = require('cookie-parser') as (secret?: string) => RequestHandler;
 
 function cookiesOf(res: { headers: Record<string, unknown> }): string[] {
   return (res.headers['set-cookie'] as string[] | undefined) ?? [];
