@@ -1,5 +1,6 @@
 // The ecosystem's middleware on trestle, unchanged: cors, helmet,
-// compression, multer, passport with express-session. Each is installed from
+// compression, multer, passport with express-session, body-parser, morgan,
+// response-time, express-rate-limit, http-proxy-middleware. Each is installed from
 // npm with its own types (most of them typed for Express through
 // @types/express), used as its README shows, and driven over HTTP; the
 // assertions are what the package documents for Express.
@@ -7,17 +8,23 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import bodyParser from 'body-parser';
 import compression from 'compression';
 import cors from 'cors';
 import session from 'express-session';
+import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import morgan from 'morgan';
 import multer from 'multer';
 import { Passport } from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
+import responseTime from 'response-time';
 import request from 'supertest';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
+import { serve } from './helpers';
 
 const STATIC_ROOT = join(__dirname, 'fixtures', 'static', 'public');
 const LARGE_TEXT = 'All work and no play. '.repeat(200);
@@ -233,6 +240,97 @@ for (const [entry, makeApp] of modern) {
       assert.equal(failed.headers['set-cookie'], undefined);
       await request(app).post('/token').type('form').send({ username: 'ada', password: 'nope' }).expect(401);
       await request(app).post('/token').type('form').send({ username: 'ada', password: 'lovelace' }).expect(200, { user: 'ada' });
+    });
+  });
+}
+
+/** The middleware most Express 4 apps carry from before Express bundled it, and a few that hook deep. */
+for (const [entry, makeApp] of modern) {
+  describe(`body-parser on ${entry}`, () => {
+    test('json and extended forms parse into req.body; a later built-in parser leaves the body alone', async () => {
+      const app = makeApp();
+      app.use(bodyParser.json(), bodyParser.urlencoded({ extended: true }), trestle.json());
+      app.post('/echo', (req, res) => res.json(req.body));
+      await request(app).post('/echo').send({ a: [1, 2] }).expect(200, { a: [1, 2] });
+      await request(app).post('/echo').type('form').send('user[name]=ada&user[langs][]=en').expect(200, { user: { name: 'ada', langs: ['en'] } });
+    });
+
+    test('malformed JSON is a 400 through the final handler, and the app keeps serving', async () => {
+      const app = makeApp();
+      app.set('env', 'production');
+      app.use(bodyParser.json());
+      app.post('/echo', (req, res) => res.json(req.body));
+      // The final handler logs the error, as Express's does outside the test env.
+      const logged: unknown[] = [];
+      const consoleError = console.error;
+      console.error = (...args: unknown[]) => void logged.push(args[0]);
+      try {
+        const bad = await request(app).post('/echo').type('json').send('{"a":').expect(400);
+        assert.match(bad.text, /Bad Request/);
+      } finally {
+        console.error = consoleError;
+      }
+      assert.match(String(logged[0]), /^SyntaxError/);
+      await request(app).post('/echo').send({ ok: 1 }).expect(200, { ok: 1 });
+    });
+  });
+
+  describe(`response-time and morgan on ${entry}`, () => {
+    test('X-Response-Time is on every kind of answer, and morgan logs each with its status and length', async () => {
+      const lines: string[] = [];
+      const app = makeApp();
+      app.use(morgan('combined', { stream: { write: (line: string) => void lines.push(line) } }));
+      app.use(responseTime());
+      app.use('/static', trestle.static(STATIC_ROOT));
+      app.get('/send', (_req, res) => res.send('sent'));
+      app.get('/json', (_req, res) => res.json({ ok: true }));
+      for (const [path, length] of [['/send', '4'], ['/json', '11'], ['/static/4k.txt', '4096'], ['/missing', undefined]] as const) {
+        const res = await request(app).get(path).set('User-Agent', 'eco-test');
+        assert.match(String(res.headers['x-response-time']), /^\d+\.\d{3}ms$/, path);
+        if (length) assert.equal(res.headers['content-length'], length, path);
+      }
+      assert.equal(lines.length, 4);
+      assert.match(lines[0]!, /^127\.0\.0\.1 - - \[[^\]]+\] "GET \/send HTTP\/1\.1" 200 4 "-" "eco-test"\n$/);
+      assert.match(lines[1]!, /"GET \/json HTTP\/1\.1" 200 11 /);
+      assert.match(lines[2]!, /"GET \/static\/4k\.txt HTTP\/1\.1" 200 4096 /);
+      assert.match(lines[3]!, /"GET \/missing HTTP\/1\.1" 404 \d+ /);
+    });
+  });
+
+  describe(`express-rate-limit on ${entry}`, () => {
+    test('the third request in the window is refused 429 with RateLimit headers; behind a proxy each client counts alone', async () => {
+      const app = makeApp();
+      app.set('trust proxy', 1);
+      app.use(rateLimit({ windowMs: 60_000, limit: 2, standardHeaders: 'draft-7', legacyHeaders: false }));
+      app.get('/', (req, res) => res.send(`hello ${req.ip}`));
+      const client = (ip: string) => request(app).get('/').set('X-Forwarded-For', ip);
+      await client('203.0.113.1').expect(200, 'hello 203.0.113.1');
+      const second = await client('203.0.113.1').expect(200);
+      assert.match(String(second.headers.ratelimit), /limit=2, remaining=0/);
+      const refused = await client('203.0.113.1').expect(429);
+      assert.equal(refused.headers['retry-after'], '60');
+      await client('203.0.113.2').expect(200, 'hello 203.0.113.2');
+    });
+  });
+
+  describe(`http-proxy-middleware on ${entry}`, () => {
+    test('a mounted proxy forwards the path below the mount point, the query and a streamed body', async () => {
+      const backend = await serve((req, res) => {
+        let body = '';
+        req.setEncoding('utf8');
+        req.on('data', (chunk: string) => (body += chunk));
+        req.on('end', () => res.end(`${req.method} ${req.url} ${body}`));
+      });
+      try {
+        const app = makeApp();
+        app.use('/api', createProxyMiddleware({ target: `http://127.0.0.1:${backend.port}` }));
+        app.get('/local', (_req, res) => res.send('not proxied'));
+        await request(app).get('/api/items?page=2').expect(200, 'GET /items?page=2 ');
+        await request(app).post('/api/items').type('text').send('a body').expect(200, 'POST /items a body');
+        await request(app).get('/local').expect(200, 'not proxied');
+      } finally {
+        await backend.close();
+      }
     });
   });
 }
