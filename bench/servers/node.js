@@ -7,7 +7,7 @@ const { HELLO, JSON_REPLY } = require('../scenarios');
 const { HOST, parseArgs, ready, fail, logStream } = require('./common');
 const { lookupStatic, openStream } = require('./static-file');
 const { combinedLine } = require('./combined-line');
-const { send, sendText, sendJson, readJsonBody } = require('./respond');
+const { send, sendText, sendJson, readJsonBody, sendWeakETags } = require('./respond');
 
 const notFound = (res) => send(res, 404, 'text/plain; charset=utf-8', 'Not Found');
 
@@ -76,4 +76,5 @@ function handlerFor({ name, scenario }) {
 }
 
 const args = parseArgs();
+if (args.variant === 'etag') sendWeakETags();
 http.createServer(handlerFor(args)).listen(args.port, HOST, ready).on('error', fail);

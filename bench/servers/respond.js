@@ -1,8 +1,28 @@
 'use strict';
 // Minimal response and request-body helpers for the servers whose framework
 // has none (bare node, polka 0.5) or no body parser installed here (koa).
+const crypto = require('node:crypto');
+
+// The `etag` variant of the bare server (`--frameworks node:etag` in
+// bench:js): every answer carries the weak ETag Express sends by default,
+// computed the cheapest way node allows (one-shot SHA-1), to show what that
+// hash costs with no framework at all.
+let withETag = false;
+const sha1 = crypto.hash ? (body) => crypto.hash('sha1', body, 'base64') : (body) => crypto.createHash('sha1').update(body).digest('base64');
+
+function weakETag(body, length) {
+  return `W/"${length.toString(16)}-${sha1(body).substring(0, 27)}"`;
+}
+
+function sendWeakETags() {
+  withETag = true;
+}
+
 function send(res, status, type, body) {
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  const length = Buffer.byteLength(body);
+  const headers = { 'content-type': type, 'content-length': length };
+  if (withETag) headers.etag = weakETag(body, length);
+  res.writeHead(status, headers);
   res.end(body);
 }
 
@@ -29,4 +49,4 @@ function readJsonBody(req) {
   });
 }
 
-module.exports = { send, sendText, sendJson, readJsonBody };
+module.exports = { send, sendText, sendJson, readJsonBody, sendWeakETags };
