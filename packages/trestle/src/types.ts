@@ -346,15 +346,21 @@ export type ErrorRequestHandler<
 }['handler'];
 
 /**
- * Middleware typed against another declaration of the request and response
- * (`@types/express`, connect, node's own), such as multer's, passport's or
- * compression's. trestle's `req` and `res` are what such middleware reads;
- * declared through a method so that its narrower parameter types are accepted.
+ * Middleware or an error handler typed against another declaration of the
+ * request and response (`@types/express`, connect, node's own), such as
+ * multer's, passport's or compression's. trestle's `req` and `res` are what
+ * such middleware reads; declared through methods so that its narrower
+ * parameter types are accepted.
  */
-export type ForeignHandler = {
-  /** Called as any middleware is. */
-  handler(req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): unknown;
-}['handler'];
+export type ForeignHandler =
+  | {
+      /** Called as any middleware is. */
+      handler(req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): unknown;
+    }['handler']
+  | {
+      /** Called as any error handler is. */
+      handler(err: unknown, req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): unknown;
+    }['handler'];
 
 /** Any handler: a request handler, an error handler, or middleware typed for Express. */
 export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =

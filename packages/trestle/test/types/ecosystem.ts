@@ -1,6 +1,7 @@
 // Middleware typed for Express (through @types/express), used on trestle as
 // its README shows. Compiled, never run; test/ecosystem.test.ts runs them.
 import compression from 'compression';
+import type { ErrorRequestHandler as ExpressErrorHandler, RequestHandler as ExpressHandler } from 'express';
 import cookieParser from 'cookie-parser';
 import cors from 'cors';
 import session from 'express-session';
@@ -38,6 +39,19 @@ app.get('/visits', (req, res) => {
   expectType<string>()(req.sessionID);
   res.json(req.session.cookie.maxAge);
 });
+
+// A package's own handlers typed with Express's names, error handlers among them.
+const audit: ExpressHandler = (req, _res, next) => {
+  req.headers['x-audit'] = '1';
+  next();
+};
+const reportError: ExpressErrorHandler = (err, _req, res, _next) => {
+  res.status(500).json({ error: String(err) });
+};
+app.use(audit);
+app.get('/audited/:id', audit, (req, res) => res.send(req.params.id));
+app.use(reportError);
+app.use('/api', audit, reportError);
 
 // The same on the v4 entry, with a v4 path.
 const v4 = trestleV4();
