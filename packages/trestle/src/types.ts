@@ -362,15 +362,18 @@ export type ForeignHandler =
       handler(err: unknown, req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): unknown;
     }['handler'];
 
+/** A request handler, under the name `@types/express` also gives it: `const h: Handler = (req, res) => ...`. */
+export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> = RequestHandler<P, ResBody, ReqBody, ReqQuery>;
+
 /** Any handler: a request handler, an error handler, or middleware typed for Express. */
-export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
+export type HandlerOfAnyKind<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
   | RequestHandler<P, ResBody, ReqBody, ReqQuery>
   | ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery>
   | ForeignHandler;
 
 /** Handlers may be given one by one or in (nested) arrays. */
 export type HandlerArg<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs> =
-  | Handler<P, ResBody, ReqBody, ReqQuery>
+  | HandlerOfAnyKind<P, ResBody, ReqBody, ReqQuery>
   | ReadonlyArray<HandlerArg<P, ResBody, ReqBody, ReqQuery>>;
 
 /**
@@ -611,7 +614,7 @@ export interface Route<P = ParamsDictionary> {
 /** One entry of a router's or route's stack. */
 export interface Layer {
   /** What the layer runs: a handler, a router or an app. */
-  handle: Handler | Application | Router;
+  handle: HandlerOfAnyKind | Application | Router;
   /** The handler's function name, or `<anonymous>`. */
   name: string;
   /** The parameters of the layer's last match. */

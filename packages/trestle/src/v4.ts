@@ -43,7 +43,7 @@ declare namespace trestle {
   export type RouteParameters<Path extends string> = T.RouteParametersV4<Path>;
   /** `req.query` as the query parsers give it (the `qs` package's type). */
   export type ParsedQs = T.ParsedQs;
-  /** Any handler: a request handler, an error handler, or middleware typed for Express. */
+  /** A request handler, under the name `@types/express` also gives it. */
   export type Handler = T.Handler;
   /** Middleware typed for Express (`@types/express`) or for node's own request and response: multer's, passport's, compression's. */
   export type ForeignHandler = T.ForeignHandler;

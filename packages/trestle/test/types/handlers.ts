@@ -93,3 +93,10 @@ const sub = trestle();
 app.use('/sub', sub);
 app.use(trestle.Router({ mergeParams: true }));
 app.use(trestle.json({ limit: '1mb' }), trestle.urlencoded({ extended: false }), trestle.static('public', { maxAge: '1d' }));
+
+// `Handler` is a request handler, as @types/express names it: inline parameters are typed.
+const named: trestle.Handler = (req, res) => {
+  expectType<string>()(req.path);
+  res.send('ok');
+};
+app.get('/named', named);
