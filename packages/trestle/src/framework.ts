@@ -2,15 +2,15 @@
 // members, built once per generation from the shared core and the profile.
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { type App, applicationMembers, type FrameworkParts } from './application';
+import { type App, applicationMembers, type FrameworkParts } from './app/application';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
 import { text } from './middleware/text';
 import { createUrlencoded } from './middleware/urlencoded';
-import type { Profile } from './profile';
-import { requestMembers } from './request';
-import { responseMembers } from './response';
+import type { Profile } from './generations/profile';
+import { requestMembers } from './request/properties';
+import { responseMembers } from './response/members';
 import { Route } from './router/route';
 import { createRouter, type RouterOptions, routerPrototype } from './router/router';
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import trestle from 'trestle';
 import { createFramework } from '../src/framework';
-import { v5 } from '../src/profile';
-import { convertedMethod, negotiationMembers } from '../src/request-negotiation';
+import { v5 } from '../src/generations/profile';
+import { convertedMethod, negotiationMembers } from '../src/request/negotiation';
 
 type Req = trestle.Request;
 

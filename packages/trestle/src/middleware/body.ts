@@ -15,7 +15,7 @@ import iconv from 'iconv-lite';
 import onFinished from 'on-finished';
 import typeis from 'type-is';
 import { boundedMemo } from '../memo';
-import { createHttpError, type HttpError, withStatus } from './errors';
+import { createHttpError, type HttpError, withStatus } from '../errors';
 
 type Next = (err?: unknown) => void;
 type Req = IncomingMessage & { body?: unknown; [kState]?: BodyState };

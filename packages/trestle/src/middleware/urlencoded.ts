@@ -6,7 +6,7 @@ import depd from 'depd';
 import qs from 'qs';
 import type { UrlencodedOptions } from '../types';
 import { type CommonOptions, commonConfig, createParser, requestCharset, unsupportedCharset } from './body';
-import { createHttpError } from './errors';
+import { createHttpError } from '../errors';
 import { optionsObject } from './options';
 
 /** What differs between the generations: the default of `extended`. */

@@ -1,6 +1,6 @@
 // A layer is one entry of a router's or a route's stack: a handler, and for
 // router layers the path it answers to.
-import type { CompiledPath, Params, PathKey, PathMatch } from './path';
+import type { CompiledPath, Params, PathKey, PathMatch } from './path/compiled';
 
 /** A handler as the router sees it: loosely typed, since it calls any of them. */
 export type AnyHandler = (...args: never[]) => unknown;

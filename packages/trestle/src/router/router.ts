@@ -3,7 +3,7 @@
 import depd from 'depd';
 import { type AnyHandler, Layer, settle } from './layer';
 import { flatten, methods } from './methods';
-import type { PathCompiler } from './path';
+import type { PathCompiler } from './path/compiled';
 import { Route } from './route';
 import { getPathname, getProtohost } from './url';
 import { buildIndex, type LayerIndex } from './layer-index';

@@ -2,11 +2,11 @@
 // have: legacy's route table (`app.router` placed in the middleware chain,
 // `app.routes`, `app.configure`) and v4's deprecated `app.del`.
 import depd from 'depd';
-import { type App, applicationMembers } from './application';
-import { createRouteTable, type RouteTable } from './router/legacy-routes';
+import { type App, applicationMembers } from '../../app/application';
+import { createRouteTable, type RouteTable } from '../legacy/routes';
 import logger from 'logline';
-import { bodyParser } from './middleware/body-parser';
-import { flatten, methods } from './router/methods';
+import { bodyParser } from '../legacy/body-parser';
+import { flatten, methods } from '../../router/methods';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');

@@ -7,7 +7,7 @@ import escapeHtml from 'escape-html';
 import mime from 'mime-types';
 import statuses from 'statuses';
 import type { IncomingMessage } from 'node:http';
-import type { Done, ResponseState } from './response-state';
+import type { Done, ResponseState } from './state';
 
 const deprecate = depd('trestle');
 

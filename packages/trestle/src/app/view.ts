@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import type { EngineCallback, RenderCallback } from './types';
+import type { EngineCallback, RenderCallback } from '../types';
 
 export interface ViewOptions {
   defaultEngine: string | undefined;

@@ -3,16 +3,16 @@
 // from these and from node's ServerResponse. Larger members live beside this
 // file (headers.ts, body.ts, cookies.ts, redirect.ts, send-file.ts) and are
 // gathered into `responseMembers` at the end.
-import { bodyMembers } from './response-body';
-import { cookieMembers } from './response-cookies';
-import { headerMembers } from './response-headers';
-import { redirectMembers } from './response-redirect';
-import { sendFileMembers } from './response-send-file';
-import type { RenderDone, ResponseState } from './response-state';
+import { bodyMembers } from './send';
+import { cookieMembers } from './cookies';
+import { headerMembers } from './headers';
+import { redirectMembers } from './redirect';
+import { sendFileMembers } from './files';
+import type { RenderDone, ResponseState } from './state';
 
-export type { ResponseState } from './response-state';
-export { contentTypeFor, setCharset } from './response-headers';
-export { stringifyJson } from './response-body';
+export type { ResponseState } from './state';
+export { contentTypeFor, setCharset } from './headers';
+export { stringifyJson } from './send';
 
 const viewMembers = {
   /** Renders a view with app, response and call locals; sends it unless given a callback. */

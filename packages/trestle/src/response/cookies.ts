@@ -1,11 +1,11 @@
-/// <reference path="./vendor-cookie.d.ts" />
+/// <reference path="../types/vendor-cookie.d.ts" />
 // res.cookie and res.clearCookie. Serialising (and refusing names or values
 // that would break the header) is the `cookie` package's job; signing is
 // `cookie-signature`'s, with the secret cookie-parser leaves in `req.secret`.
 import * as cookie from 'cookie';
 import { sign } from 'cookie-signature';
-import type { ResponseState } from './response-state';
-import type { CookieOptions } from './types';
+import type { ResponseState } from './state';
+import type { CookieOptions } from '../types';
 
 /** The moment every browser reads as "already expired". */
 const EPOCH = new Date(1);

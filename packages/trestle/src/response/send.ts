@@ -6,10 +6,10 @@ import { Buffer } from 'node:buffer';
 import * as crypto from 'node:crypto';
 import statuses from 'statuses';
 import { peekContentType, peekETag, putContentLength, putContentType, putETag } from './header-store';
-import { boundedMemo } from './memo';
-import { APPLICATION_JSON, setCharset, TEXT_HTML } from './response-headers';
-import type { ResponseState } from './response-state';
-import { compileETag, type EtagFn } from './settings';
+import { boundedMemo } from '../memo';
+import { APPLICATION_JSON, setCharset, TEXT_HTML } from './headers';
+import type { ResponseState } from './state';
+import { compileETag, type EtagFn } from '../app/settings';
 
 // The built-in `etag` setting functions. send() computes their result itself
 // (same value as the etag package: length in hex and the first 27 base64

@@ -2,12 +2,12 @@
 // the lazily created app router), sub-apps, views and listen.
 import * as http from 'node:http';
 import { finalHandler } from './final-handler';
-import { putPoweredBy } from './header-store';
-import { methods } from './router/methods';
-import { createRouter, type RouterInstance, useArguments } from './router/router';
+import { putPoweredBy } from '../response/header-store';
+import { methods } from '../router/methods';
+import { createRouter, type RouterInstance, useArguments } from '../router/router';
 import { compilers, defaultSettings } from './settings';
-import type { Profile } from './profile';
-import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from './types';
+import type { Profile } from '../generations/profile';
+import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
 
 type Next = (err?: unknown) => void;
 type Req = http.IncomingMessage & { app?: App };

@@ -3,7 +3,7 @@
 // `req.param`), and legacy's `req.accepted*` lists and return values.
 import depd from 'depd';
 import type { IncomingMessage } from 'node:http';
-import { convertedMethod, negotiationMembers } from './request-negotiation';
+import { convertedMethod, negotiationMembers } from '../../request/negotiation';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');

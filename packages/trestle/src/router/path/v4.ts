@@ -1,11 +1,11 @@
-/// <reference path="../vendor-path-to-regexp-v0.d.ts" />
+/// <reference path="../../types/vendor-path-to-regexp-v0.d.ts" />
 // The v4 (and legacy) path syntax: `:name`, `:name?`, `:id(\\d+)`, `*` as an
 // unnamed wildcard in `req.params[0]`, compiled with path-to-regexp 0.1, the
 // package Express 4 itself relies on. Outside parameters a v4 path is raw
 // regular-expression source, so only paths free of its metacharacters take
 // the string-comparison route.
 import pathToRegexp from 'path-to-regexp-v0';
-import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './path';
+import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './compiled';
 
 const SPECIAL = /[:*?()+[\]{}\\^$|]/;
 

@@ -6,7 +6,7 @@ import encodeUrl from 'encodeurl';
 import escapeHtml from 'escape-html';
 import onFinished from 'on-finished';
 import statuses from 'statuses';
-import { getPathname } from './router/url';
+import { getPathname } from '../router/url';
 
 /** The app whose request ended here: its `env` setting is read when needed. */
 export interface FinalApp {

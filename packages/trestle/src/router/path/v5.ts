@@ -2,7 +2,7 @@
 // path-to-regexp 8, the package Express 5 itself relies on for it, so that
 // every edge of the syntax (and every syntax error) is the one users know.
 import { pathToRegexp } from 'path-to-regexp';
-import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './path';
+import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './compiled';
 
 const SPECIAL = /[{}()[\]+?!:*\\]/;
 

@@ -14,7 +14,7 @@ import bytes from 'bytes';
 import onFinished from 'on-finished';
 import qs from 'qs';
 import typeis from 'type-is';
-import { createHttpError } from './errors';
+import { createHttpError } from '../../errors';
 
 export interface MultipartOptions {
   /** Most bytes of the whole body, files included (`'100mb'` style or a number). Default 100mb. */

@@ -2,13 +2,13 @@
 // data the one core reads. To see how v4 or legacy differ from v5, read this
 // file; the core holds no version checks of its own.
 import type { ServerResponse } from 'node:http';
-import { legacyApplication, legacyMembers, v4Application, v4Members } from './legacy-application';
-import { legacyRequest, v4Request } from './legacy-request';
-import { oldResponseForms } from './legacy-response';
-import { makeV4Compiler } from './router/path-v4';
-import { compileV5Path } from './router/path-v5';
-import type { UrlencodedDefaults } from './middleware/urlencoded';
-import type { RouterProfile } from './router/router';
+import { legacyApplication, legacyMembers, v4Application, v4Members } from './v4/application';
+import { legacyRequest, v4Request } from './v4/request';
+import { oldResponseForms } from './v4/response';
+import { makeV4Compiler } from '../router/path/v4';
+import { compileV5Path } from '../router/path/v5';
+import type { UrlencodedDefaults } from '../middleware/urlencoded';
+import type { RouterProfile } from '../router/router';
 
 export interface Profile extends RouterProfile {
   name: 'v5' | 'v4' | 'legacy';

@@ -3,10 +3,10 @@
 // `req.files` at least `{}`, as Express 3 apps expect; a body is still read
 // only once.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonOptions, UrlencodedOptions } from '../types';
-import { json } from './json';
+import type { JsonOptions, UrlencodedOptions } from '../../types';
+import { json } from '../../middleware/json';
 import { type MultipartOptions, multipart } from './multipart';
-import { createUrlencoded } from './urlencoded';
+import { createUrlencoded } from '../../middleware/urlencoded';
 
 export type LegacyBodyParserOptions = JsonOptions & UrlencodedOptions & MultipartOptions;
 

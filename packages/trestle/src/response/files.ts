@@ -5,9 +5,9 @@ import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'no
 import { isAbsolute, resolve } from 'node:path';
 import onFinished from 'on-finished';
 import send from 'send';
-import { contentDisposition } from './response-headers';
-import type { Done, ResponseState } from './response-state';
-import type { DownloadOptions, SendFileOptions } from './types';
+import { contentDisposition } from './headers';
+import type { Done, ResponseState } from './state';
+import type { DownloadOptions, SendFileOptions } from '../types';
 
 type FileOptions = SendFileOptions & send.SendOptions;
 

@@ -6,7 +6,7 @@
 import depd from 'depd';
 import { isAbsolute, resolve } from 'node:path';
 import statuses from 'statuses';
-import { responseMembers, type ResponseState } from './response';
+import { responseMembers, type ResponseState } from '../../response/members';
 
 // depd finds the user's call site from the module that created it.
 const deprecate = depd('trestle');

@@ -2,7 +2,7 @@
 // they use, the request and app they belong to, and each other.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { CookieOptions, DownloadOptions, SendFileOptions } from './types';
+import type { CookieOptions, DownloadOptions, SendFileOptions } from '../types';
 
 export type HeaderInput = string | number | readonly string[] | boolean | null | undefined;
 export type Done = (err?: unknown) => void;

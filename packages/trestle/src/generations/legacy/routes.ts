@@ -2,11 +2,11 @@
 // a live object of lists keyed by lower-case verb, and run wherever
 // `app.use(app.router)` placed the table in the middleware chain. Deleting a
 // record from `app.routes` removes the route; OPTIONS is answered from it.
-import { Layer } from './layer';
-import { methodKey } from './methods';
-import type { CompiledPath } from './path';
-import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, type RouterProfile, type RoutingRequest, runParams } from './router';
-import { getPathname } from './url';
+import { Layer } from '../../router/layer';
+import { methodKey } from '../../router/methods';
+import type { CompiledPath } from '../../router/path/compiled';
+import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, type RouterProfile, type RoutingRequest, runParams } from '../../router/router';
+import { getPathname } from '../../router/url';
 
 type Next = (err?: unknown) => void;
 

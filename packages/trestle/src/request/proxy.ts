@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
-import { TRUST_NONE, type TrustFn } from './settings';
+import { TRUST_NONE, type TrustFn } from '../app/settings';
 
 /** What these members read from the request. */
 interface ProxyState {

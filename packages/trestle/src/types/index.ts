@@ -12,7 +12,7 @@
 import type { EventEmitter } from 'node:events';
 import type * as http from 'node:http';
 import type { ParsedQs } from 'qs';
-import type { ParamsDictionary, ParamsOfSyntax, PathSyntax } from './params-types';
+import type { ParamsDictionary, ParamsOfSyntax, PathSyntax } from './params';
 
 export type { ParsedQs };
 
@@ -43,7 +43,7 @@ declare global {
     interface Application {}
   }
 }
-export type { ParamsDictionary, ParamsOf, ParamsOfSyntax, PathSyntax, RouteParameters, RouteParametersV4 } from './params-types';
+export type { ParamsDictionary, ParamsOf, ParamsOfSyntax, PathSyntax, RouteParameters, RouteParametersV4 } from './params';
 
 /** Any value a setting may hold. */
 export type SettingValue = unknown;

@@ -2,10 +2,10 @@
 // the profile's request object, which inherits from these and from node's
 // IncomingMessage, so everything node gives a request stays available.
 import fresh from 'fresh';
-import { negotiationMembers } from './request-negotiation';
-import { proxyMembers } from './request-proxy';
-import { getPathname, getSearch } from './router/url';
-import type { QueryParserFn } from './settings';
+import { negotiationMembers } from './negotiation';
+import { proxyMembers } from './proxy';
+import { getPathname, getSearch } from '../router/url';
+import type { QueryParserFn } from '../app/settings';
 
 /** What the members below read from the request. */
 export interface RequestState {

@@ -9,8 +9,8 @@ import mime from 'mime-types';
 import vary from 'vary';
 import { validateHeaderValue } from 'node:http';
 import { putContentType } from './header-store';
-import { boundedMemo } from './memo';
-import type { HeaderInput, ResponseState } from './response-state';
+import { boundedMemo } from '../memo';
+import type { HeaderInput, ResponseState } from './state';
 
 export const TEXT_HTML = 'text/html; charset=utf-8';
 export const APPLICATION_JSON = 'application/json; charset=utf-8';
