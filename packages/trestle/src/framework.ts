@@ -38,34 +38,21 @@ export interface Framework {
   static: typeof serveStatic;
 }
 
-type Middleware = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (err?: unknown) => void) => void;
-
-/** A body parser factory whose parsers leave `req.body` at least `{}` (v4 and legacy). */
-function withEmptyBody<F extends (options?: never) => unknown>(make: F): F {
-  return ((options?: never) => {
-    const parse = make(options) as Middleware;
-    return function bodyParser(req, res, next) {
-      req.body ??= {};
-      parse(req, res, next);
-    } as Middleware;
-  }) as F;
-}
-
 export function createFramework(profile: Profile): Framework {
   const request = Object.create(IncomingMessage.prototype) as object;
   mixin(request, requestMembers);
-  Object.defineProperties(request, profile.request);
+  Object.defineProperties(request, profile.overrides.request);
 
   const response = Object.create(ServerResponse.prototype) as object;
   mixin(response, responseMembers);
-  Object.defineProperties(response, profile.response);
+  Object.defineProperties(response, profile.overrides.response);
 
   const application: object = {};
   mixin(application, applicationMembers);
-  Object.defineProperties(application, profile.application);
+  Object.defineProperties(application, profile.overrides.application);
 
-  const routerProto = routerPrototype(profile);
-  const parts: FrameworkParts = { profile, routerProto, queryParser: profile.queryParser, poweredBy: 'Trestle' };
+  const routerProto = routerPrototype(profile.router);
+  const parts: FrameworkParts = { profile, routerProto, queryParser: profile.settings.queryParser, poweredBy: 'Trestle' };
 
   function createApplication(): App {
     const app = function (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
@@ -99,12 +86,12 @@ export function createFramework(profile: Profile): Framework {
     return createRouter(routerProto, options);
   };
   framework.Route = Route;
-  const parser = profile.emptyBody ? withEmptyBody : <F>(make: F) => make;
-  framework.json = parser(json);
-  framework.urlencoded = parser(createUrlencoded(profile.urlencoded));
-  framework.raw = parser(raw);
-  framework.text = parser(text);
+  const { wrap } = profile.bodyParsers;
+  framework.json = wrap(json);
+  framework.urlencoded = wrap(createUrlencoded(profile.bodyParsers.urlencoded));
+  framework.raw = wrap(raw);
+  framework.text = wrap(text);
   framework.static = serveStatic;
-  Object.defineProperties(framework, profile.members);
+  Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

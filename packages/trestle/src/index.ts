@@ -6,7 +6,7 @@
  * @module trestle
  */
 import { createFramework } from './framework';
-import { v5 } from './generations/profile';
+import { v5 } from './generations/v5';
 import type * as T from './types';
 
 /**

@@ -6,7 +6,7 @@
  * @module trestle/legacy
  */
 import { createFramework } from './framework';
-import { legacy } from './generations/profile';
+import { legacy } from './generations/legacy/index';
 import type * as T from './types';
 
 /**

@@ -5,7 +5,7 @@
  * @module trestle/v4
  */
 import { createFramework } from './framework';
-import { v4 } from './generations/profile';
+import { v4 } from './generations/v4/index';
 import type * as T from './types';
 
 /**

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import trestle from 'trestle';
 import { createFramework } from '../src/framework';
-import { v5 } from '../src/generations/profile';
+import { v5 } from '../src/generations/v5';
 import { convertedMethod, negotiationMembers } from '../src/request/negotiation';
 
 type Req = trestle.Request;
@@ -224,9 +224,12 @@ test('req.range: -1 when unsatisfiable, -2 when malformed', async () => {
 test('a profile can convert the answers of req.accepts and req.is (as legacy will)', async () => {
   const legacyish = createFramework({
     ...v5,
-    request: {
-      accepts: convertedMethod(negotiationMembers.accepts, (r) => (r === false ? undefined : r)),
-      is: convertedMethod(negotiationMembers.is, (r) => r !== false && r !== null),
+    overrides: {
+      ...v5.overrides,
+      request: {
+        accepts: convertedMethod(negotiationMembers.accepts, (r) => (r === false ? undefined : r)),
+        is: convertedMethod(negotiationMembers.is, (r) => r !== false && r !== null),
+      },
     },
   }) as unknown as typeof trestle;
   const app = legacyish();

@@ -1,20 +1,15 @@
 // The router: a stack of layers run in definition order for each request.
 // A router is itself a middleware function, so it mounts anywhere one does.
-import depd from 'depd';
-import { type AnyHandler, Layer, settle } from './layer';
+import { type AnyHandler, Layer } from './layer';
 import { flatten, methods } from './methods';
 import type { PathCompiler } from './path/compiled';
 import { Route } from './route';
 import { getPathname, getProtohost } from './url';
 import { buildIndex, type LayerIndex } from './layer-index';
+import { mergeParams, param, type ParamCalled, type ParamFactory, type ParamFn, paramsNotRegistered, runParams } from './params';
 
-// depd finds the user's call site from the module that created it: one per module.
-const deprecate = depd('trestle');
 
 type Next = (err?: unknown) => void;
-export type ParamFn = (req: unknown, res: unknown, next: Next, value: unknown, name: string) => unknown;
-/** v4's `router.param(fn)`: returns the param handler to use for `(name, arg)`. */
-export type ParamFactory = (name: string, arg: unknown) => ParamFn | undefined;
 
 /** The part of a profile the router reads. */
 export interface RouterProfile {
@@ -25,8 +20,6 @@ export interface RouterProfile {
   sendOptions(res: unknown, methods: string[], next: Next): void;
   /** May `router.param(fn)` redefine how param() behaves? (v4: with a deprecation warning) */
   paramFactories: boolean | 'deprecated';
-  /** Copies of parent params keep numeric keys in order (mergeParams). */
-  mergeParams(params: Record<string, unknown>, parent: Record<string, unknown> | undefined): Record<string, unknown>;
 }
 
 export interface RouterOptions {
@@ -46,19 +39,6 @@ export interface RoutingRequest {
   route?: unknown;
 }
 
-export interface ParamCalled {
-  error: unknown;
-  match: unknown;
-  value: unknown;
-}
-
-/** What holds param triggers: a router, or the legacy route table. */
-export interface ParamRegistry {
-  params: Record<string, ParamFn[]>;
-  _params: ParamFactory[];
-  profile: RouterProfile;
-  param(name: unknown, fn?: unknown): ParamRegistry;
-}
 
 export interface RouterInstance {
   (req: RoutingRequest, res: unknown, next: Next): void;
@@ -157,27 +137,6 @@ function route(this: RouterInstance, path: unknown): Route {
   return r;
 }
 
-/** `param(name, fn)`, `param([names], fn)`, or (v4/legacy) `param(factory)`. */
-export function param(this: ParamRegistry, name: unknown, fn?: unknown): ParamRegistry {
-  if (typeof name === 'function') {
-    if (!this.profile.paramFactories) throw new TypeError('argument name must be a string');
-    if (this.profile.paramFactories === 'deprecated') deprecate('router.param(fn): Refactor to use path params');
-    this._params.push(name as ParamFactory);
-    return this;
-  }
-  if (Array.isArray(name)) {
-    for (const n of name) this.param(n, fn);
-    return this;
-  }
-  if (!name) throw new TypeError('argument name is required');
-  if (typeof name !== 'string') throw new TypeError('argument name must be a string');
-  const key = name[0] === ':' ? name.slice(1) : name;
-  let handler = fn;
-  for (const factory of this._params) handler = factory(key, handler) ?? handler;
-  if (typeof handler !== 'function') throw new TypeError(`argument fn must be a function, got ${Object.prototype.toString.call(handler)}`);
-  (this.params[key] ??= []).push(handler as ParamFn);
-  return this;
-}
 
 /** The request's walk through this router's stack. */
 function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Next): void {
@@ -347,7 +306,7 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
 
 /** The params a layer's handler sees: its own, or with mergeParams its parent's too. */
 function routedParams(router: RouterInstance, own: Record<string, unknown>, parent: Record<string, unknown> | undefined): Record<string, unknown> {
-  return router.mergeParams ? router.profile.mergeParams(own, parent) : own;
+  return router.mergeParams ? mergeParams(own, parent) : own;
 }
 
 /** `use('/')` layers keep no params of their own; give them a fresh empty object. */
@@ -357,68 +316,11 @@ function emptyParams(parent: Record<string, unknown> | undefined): Record<string
     : {};
 }
 
-/** Do none of `keys` have triggers? Then params need no processing at all. */
-export function paramsNotRegistered(params: Record<string, ParamFn[]>, keys: ReadonlyArray<{ name: string | number }>): boolean {
-  for (const key of keys) if (params[key.name as string] !== undefined) return false;
-  return true;
-}
 
 function appendMethods(list: string[], add: string[]): void {
   for (const m of add) if (list.indexOf(m) === -1) list.push(m);
 }
 
-/**
- * Runs the param triggers for `keys`, in order. A trigger runs once per
- * request for a given value (`called` is per request); a repeated value
- * reuses the outcome. Shared by routers and the legacy route table.
- */
-export function runParams(
-  params: Record<string, ParamFn[]>,
-  keys: ReadonlyArray<{ name: string | number }>,
-  called: Record<string, ParamCalled>,
-  req: RoutingRequest,
-  res: unknown,
-  done: Next,
-): void {
-  let i = 0;
-  const nextParam = (err?: unknown): void => {
-    if (err) return done(err);
-    if (i >= keys.length) return done();
-    const name = String(keys[i++]!.name);
-    const value = (req.params as Record<string, unknown>)[name];
-    const fns = params[name];
-    if (fns === undefined || value === undefined) return nextParam();
-    const prior = called[name];
-    if (prior !== undefined && (prior.match === value || (prior.error && prior.error !== 'route'))) {
-      (req.params as Record<string, unknown>)[name] = prior.value;
-      return nextParam(prior.error);
-    }
-    const record: ParamCalled = { error: null, match: value, value };
-    called[name] = record;
-    runTriggers(fns, record, name, value, req, res, nextParam);
-  };
-  nextParam();
-}
-
-function runTriggers(fns: ParamFn[], record: ParamCalled, name: string, value: unknown, req: RoutingRequest, res: unknown, done: Next): void {
-  let j = 0;
-  const next = (err?: unknown): void => {
-    record.value = (req.params as Record<string, unknown>)[name];
-    if (err) {
-      record.error = err;
-      done(err);
-      return;
-    }
-    const fn = fns[j++];
-    if (fn === undefined) return done();
-    try {
-      settle(fn(req, res, next, value, name), next);
-    } catch (thrown) {
-      next(thrown);
-    }
-  };
-  next();
-}
 
 /** The router's layer index, rebuilt when its stack has grown or shrunk since. */
 function layerIndex(router: RouterInstance): LayerIndex | undefined {

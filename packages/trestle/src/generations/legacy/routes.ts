@@ -5,7 +5,8 @@
 import { Layer } from '../../router/layer';
 import { methodKey } from '../../router/methods';
 import type { CompiledPath } from '../../router/path/compiled';
-import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, type RouterProfile, type RoutingRequest, runParams } from '../../router/router';
+import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, runParams } from '../../router/params';
+import type { RouterProfile, RoutingRequest } from '../../router/router';
 import { getPathname } from '../../router/url';
 
 type Next = (err?: unknown) => void;

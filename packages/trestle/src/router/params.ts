@@ -1,0 +1,130 @@
+// Route parameters: param triggers (`router.param`), running them once per
+// request and value, and merging a parent router's params (`mergeParams`).
+// Shared by routers and the legacy route table.
+import depd from 'depd';
+import { settle } from './layer';
+
+// depd finds the user's call site from the module that created it: one per module.
+const deprecate = depd('trestle');
+
+type Next = (err?: unknown) => void;
+
+/** What the triggers read and write on the request. */
+interface RoutingRequest {
+  params?: Record<string, unknown> | undefined;
+}
+export type ParamFn = (req: unknown, res: unknown, next: Next, value: unknown, name: string) => unknown;
+/** v4's `router.param(fn)`: returns the param handler to use for `(name, arg)`. */
+export type ParamFactory = (name: string, arg: unknown) => ParamFn | undefined;
+
+export interface ParamCalled {
+  error: unknown;
+  match: unknown;
+  value: unknown;
+}
+
+/** What holds param triggers: a router, or the legacy route table. */
+export interface ParamRegistry {
+  params: Record<string, ParamFn[]>;
+  _params: ParamFactory[];
+  /** May `param(fn)` redefine how param() behaves? (v4: with a deprecation warning) */
+  profile: { paramFactories: boolean | 'deprecated' };
+  param(name: unknown, fn?: unknown): ParamRegistry;
+}
+
+/** `param(name, fn)`, `param([names], fn)`, or (v4/legacy) `param(factory)`. */
+export function param(this: ParamRegistry, name: unknown, fn?: unknown): ParamRegistry {
+  if (typeof name === 'function') {
+    if (!this.profile.paramFactories) throw new TypeError('argument name must be a string');
+    if (this.profile.paramFactories === 'deprecated') deprecate('router.param(fn): Refactor to use path params');
+    this._params.push(name as ParamFactory);
+    return this;
+  }
+  if (Array.isArray(name)) {
+    for (const n of name) this.param(n, fn);
+    return this;
+  }
+  if (!name) throw new TypeError('argument name is required');
+  if (typeof name !== 'string') throw new TypeError('argument name must be a string');
+  const key = name[0] === ':' ? name.slice(1) : name;
+  let handler = fn;
+  for (const factory of this._params) handler = factory(key, handler) ?? handler;
+  if (typeof handler !== 'function') throw new TypeError(`argument fn must be a function, got ${Object.prototype.toString.call(handler)}`);
+  (this.params[key] ??= []).push(handler as ParamFn);
+  return this;
+}
+
+/** Do none of `keys` have triggers? Then params need no processing at all. */
+export function paramsNotRegistered(params: Record<string, ParamFn[]>, keys: ReadonlyArray<{ name: string | number }>): boolean {
+  for (const key of keys) if (params[key.name as string] !== undefined) return false;
+  return true;
+}
+
+/**
+ * Runs the param triggers for `keys`, in order. A trigger runs once per
+ * request for a given value (`called` is per request); a repeated value
+ * reuses the outcome. Shared by routers and the legacy route table.
+ */
+export function runParams(
+  params: Record<string, ParamFn[]>,
+  keys: ReadonlyArray<{ name: string | number }>,
+  called: Record<string, ParamCalled>,
+  req: RoutingRequest,
+  res: unknown,
+  done: Next,
+): void {
+  let i = 0;
+  const nextParam = (err?: unknown): void => {
+    if (err) return done(err);
+    if (i >= keys.length) return done();
+    const name = String(keys[i++]!.name);
+    const value = (req.params as Record<string, unknown>)[name];
+    const fns = params[name];
+    if (fns === undefined || value === undefined) return nextParam();
+    const prior = called[name];
+    if (prior !== undefined && (prior.match === value || (prior.error && prior.error !== 'route'))) {
+      (req.params as Record<string, unknown>)[name] = prior.value;
+      return nextParam(prior.error);
+    }
+    const record: ParamCalled = { error: null, match: value, value };
+    called[name] = record;
+    runTriggers(fns, record, name, value, req, res, nextParam);
+  };
+  nextParam();
+}
+
+function runTriggers(fns: ParamFn[], record: ParamCalled, name: string, value: unknown, req: RoutingRequest, res: unknown, done: Next): void {
+  let j = 0;
+  const next = (err?: unknown): void => {
+    record.value = (req.params as Record<string, unknown>)[name];
+    if (err) {
+      record.error = err;
+      done(err);
+      return;
+    }
+    const fn = fns[j++];
+    if (fn === undefined) return done();
+    try {
+      settle(fn(req, res, next, value, name), next);
+    } catch (thrown) {
+      next(thrown);
+    }
+  };
+  next();
+}
+
+/** Child params win; a child's numeric captures come after the parent's (`mergeParams`). */
+export function mergeParams(params: Record<string, unknown>, parent: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (parent === undefined || parent === null || typeof parent !== 'object') return params;
+  const merged = Object.getPrototypeOf(params) === null ? (Object.create(null) as Record<string, unknown>) : {};
+  Object.assign(merged, parent);
+  if (!(0 in params) || !(0 in parent)) return Object.assign(merged, params);
+  let parentCount = 0;
+  while (parentCount in parent) parentCount++;
+  const shifted: Record<string, unknown> = { ...params };
+  for (let i = 0; i in params; i++) {
+    delete shifted[i];
+    shifted[i + parentCount] = params[i];
+  }
+  return Object.assign(merged, shifted);
+}
