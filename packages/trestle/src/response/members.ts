@@ -1,7 +1,7 @@
 // The response prototype's own members, shared by every profile. Each app's
 // `app.response` inherits from the profile's response object, which inherits
 // from these and from node's ServerResponse. Larger members live beside this
-// file (headers.ts, body.ts, cookies.ts, redirect.ts, send-file.ts) and are
+// file (headers.ts, send.ts, cookies.ts, redirect.ts, files.ts) and are
 // gathered into `responseMembers` at the end.
 import { bodyMembers } from './send';
 import { cookieMembers } from './cookies';
