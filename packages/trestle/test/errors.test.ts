@@ -76,6 +76,7 @@ const report: ErrorRequestHandler = (err, _req, res, _next) => {
     expose: 'expose' in e ? e.expose : 'absent',
     type: e.type,
     ...details,
+    stack: String(e.stack).split('\n').slice(0, 2),
   });
 };
 
@@ -88,7 +89,8 @@ function appWith(setup: (app: Application) => void): Application {
 
 async function reported(app: Application, send: (agent: ReturnType<typeof request>) => request.Test): Promise<Report> {
   const res = await send(request(app)).expect(520);
-  return res.body as Report;
+  const { stack: _stack, ...body } = res.body as Report;
+  return body as Report;
 }
 
 describe('HTTP errors reach the error handler with code, status, type and details', () => {
@@ -179,6 +181,13 @@ describe('HTTP errors reach the error handler with code, status, type and detail
     const plain = await reported(verified(), (r) => r.post('/').type('json').send('{}'));
     assert.equal(plain.code, 'TRESTLE_ERR_ENTITY_VERIFY_FAILED');
     assert.equal(plain.message, 'refused');
+  });
+
+  test("the stack names the error and starts where it was made, not in trestle's errors module", async () => {
+    const res = await request(bodies).post('/json').type('json').send('{"a":"0123456789"}').expect(520);
+    const [head, top] = (res.body as { stack: string[] }).stack;
+    assert.equal(head, 'PayloadTooLargeError: request entity too large');
+    assert.match(top!, /middleware[\\/]body\.[jt]s/);
   });
 
   test('without an error handler the default page answers with the status', async () => {
