@@ -1,54 +1,162 @@
-// The errors the built-in middleware pass to `next(err)`. They carry what
-// Express users' error handlers read: `status`/`statusCode` (the HTTP answer),
-// `expose` (whether the message is safe to show the client), `type` (a stable
-// name to test instead of the message) and, per error, details such as `limit`.
+// Every error trestle makes is made here, in one of two ways: an HTTP error
+// (passed to `next(err)`, answered with its status) or any other error (a
+// programmer error thrown at the call, or an event such as a client that
+// left). Both carry a stable `code` to test instead of the message; the
+// messages are Express's own words, so logs and existing tests read the same.
+// docs/errors.md lists every code; test/errors.test.ts holds the two together.
 import statuses from 'statuses';
 
-/** The fields an error from the built-in middleware may carry. */
+/**
+ * Every `TRESTLE_ERR_*` code trestle gives an error, with what it means.
+ * docs/errors.md lists exactly these (a test compares the two).
+ */
+export const ERROR_CODES = {
+  // HTTP errors from the body parsers (`type` is body-parser's name for them).
+  TRESTLE_ERR_BODY_READ_FAILED: '400: the request stream or the inflater failed (their own code is kept)',
+  TRESTLE_ERR_CHARSET_UNSUPPORTED: '415: a body charset the parser does not take',
+  TRESTLE_ERR_ENCODING_UNSUPPORTED: '415: a Content-Encoding the parser does not take',
+  TRESTLE_ERR_ENTITY_PARSE_FAILED: '400: a malformed body',
+  TRESTLE_ERR_ENTITY_TOO_LARGE: '413: a body over the limit',
+  TRESTLE_ERR_ENTITY_VERIFY_FAILED: '403: the verify option threw',
+  TRESTLE_ERR_MULTIPART_PARSE_FAILED: '400: a malformed multipart body (legacy)',
+  TRESTLE_ERR_PARAMETERS_TOO_MANY: '413: a form with more fields than parameterLimit',
+  TRESTLE_ERR_QUERYSTRING_DEPTH_EXCEEDED: '400: a form nested deeper than depth',
+  TRESTLE_ERR_REQUEST_SIZE_INVALID: '400: a body whose size differs from Content-Length',
+  TRESTLE_ERR_STREAM_ENCODING_SET: '500: req.setEncoding() was called before the parser',
+  TRESTLE_ERR_STREAM_NOT_READABLE: '500: the request stream can no longer be read',
+  // HTTP errors from routing and responses.
+  TRESTLE_ERR_NOT_ACCEPTABLE: '406: res.format() has nothing the client accepts',
+  TRESTLE_ERR_PARAM_DECODE_FAILED: '400: a route parameter with malformed percent-encoding',
+  // Programmer errors, thrown at the call.
+  TRESTLE_ERR_COOKIE_SECRET_REQUIRED: 'a signed cookie without a cookieParser secret',
+  TRESTLE_ERR_INVALID_ARG_TYPE: 'an argument of the wrong type',
+  TRESTLE_ERR_INVALID_ARG_VALUE: 'an argument of the right type with a value that cannot work',
+  TRESTLE_ERR_INVALID_OPTION: 'an invalid option given to a middleware factory',
+  TRESTLE_ERR_INVALID_SETTING: 'an app setting given a value it cannot take',
+  TRESTLE_ERR_INVALID_STATUS_CODE: 'res.status() with a status that is not an integer from 100 to 999',
+  TRESTLE_ERR_MISSING_ARG: 'a required argument is missing',
+  TRESTLE_ERR_NOT_A_VIEW_ENGINE: 'a view engine module without __express',
+  TRESTLE_ERR_REMOVED_IN_V4: 'a member Express 4 removed was read: app.router, or a bundled middleware (v4)',
+  TRESTLE_ERR_VIEW_ENGINE_REQUIRED: 'a view name without extension and no view engine setting',
+  // Other errors passed on.
+  TRESTLE_ERR_PROMISE_REJECTED: 'a handler returned a promise rejected without a reason',
+  TRESTLE_ERR_VIEW_NOT_FOUND: 'render found no file for the view',
+} as const;
+
+/**
+ * Codes Express's own errors carry, which users test: trestle's errors in
+ * the same places keep them (docs/errors.md, "kept for Express").
+ */
+export const EXPRESS_CODES = {
+  ECONNABORTED: 'the client went away (request aborted; res.sendFile cut off)',
+  EISDIR: 'res.sendFile was given a directory',
+  MODULE_NOT_FOUND: 'the view engine module is not installed',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES | keyof typeof EXPRESS_CODES;
+
+/** The fields an HTTP error carries. */
 export interface HttpErrorFields {
   status: number;
   statusCode: number;
   expose: boolean;
+  code?: string;
   type?: string;
   [detail: string]: unknown;
 }
 
 export type HttpError = Error & HttpErrorFields;
 
-/** `PayloadTooLargeError` for 413: the class names Express users see in logs. */
+type ErrorClass = new (message: string) => Error;
+
+/**
+ * An error without an HTTP status, thrown or passed on: `TypeError` and
+ * `RangeError` for a bad argument, `Error` (or `SyntaxError`) where Express
+ * uses it, always with Express's message.
+ */
+export function createError(Class: ErrorClass, code: ErrorCode, message: string): Error & { code: ErrorCode } {
+  const err = construct(Class, message, createError) as Error & { code: ErrorCode };
+  err.code = code;
+  return err;
+}
+
+// Whether the stack can be captured once instead of twice (not with frozen intrinsics).
+const limitWritable = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit')?.writable === true;
+
+/**
+ * `new Class(message)` whose stack starts at the caller of `above` (the
+ * frames inside this file say nothing). The constructor's own capture is
+ * turned off, as node does for its errors: capturing twice cost twice as
+ * much, on error paths a flood of bad requests can hit (413, 400).
+ */
+function construct(Class: ErrorClass, message: string, above: (...args: never[]) => unknown): Error {
+  if (!limitWritable) {
+    const err = new Class(message);
+    Error.captureStackTrace(err, above);
+    return err;
+  }
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  const err = new Class(message);
+  Error.stackTraceLimit = limit;
+  Error.captureStackTrace(err, above);
+  return err;
+}
+
+/**
+ * One class per status, named as Express users see it in logs and in
+ * `err.constructor.name` (`PayloadTooLargeError`), made on first use.
+ */
+const classes = new Map<number, ErrorClass>();
+
+function classFor(status: number): ErrorClass {
+  let Class = classes.get(status);
+  if (Class === undefined) {
+    const name = errorName(status);
+    // A computed key names the class after the status.
+    Class = { [name]: class extends Error {} }[name]!;
+    // On the prototype, as http-errors puts it: the stack's first line reads `PayloadTooLargeError: ...`.
+    Object.defineProperty(Class.prototype, 'name', { value: name, writable: true, configurable: true, enumerable: false });
+    classes.set(status, Class);
+  }
+  return Class;
+}
+
 function errorName(status: number): string {
   const name = (statuses.message[status] ?? 'Http').replace(/[^A-Za-z0-9]/g, '');
   return name.endsWith('Error') ? name : `${name}Error`;
 }
 
-const names = new Map<number, string>();
-
-/** A new error with `status` and the given details. */
-export function createHttpError(status: number, message: string, details: Record<string, unknown>): HttpError {
-  let name = names.get(status);
-  if (name === undefined) {
-    name = errorName(status);
-    names.set(status, name);
-  }
-  const err = new Error(message) as HttpError;
-  // The name goes in before the stack is read, so the stack's first line names the error.
-  Object.defineProperty(err, 'name', { value: name, writable: true, configurable: true, enumerable: false });
-  Error.captureStackTrace(err, createHttpError);
-  return Object.assign(err, details, { status, statusCode: status, expose: status < 500 });
+/**
+ * A new HTTP error for `next(err)`: `status`/`statusCode`, `expose` (true
+ * below 500: the message is safe to show), the code, and the details
+ * (`type`, `limit`, ...).
+ */
+export function createHttpError(status: number, code: ErrorCode, message: string, details?: Record<string, unknown>): HttpError {
+  const err = construct(classFor(status), message, createHttpError) as HttpError;
+  if (details !== undefined) Object.assign(err, details);
+  err.status = status;
+  err.statusCode = status;
+  err.expose = status < 500;
+  err.code = code;
+  return err;
 }
 
 /**
  * Gives an error raised elsewhere (a `SyntaxError` from `JSON.parse`, a zlib
- * error, whatever `verify` threw) an HTTP status, keeping a status it already has.
+ * error, what `verify` threw, a `URIError`) an HTTP status, keeping a status
+ * and a code it already has. `expose` is set as body-parser sets it, unless
+ * `expose` is false (the router, like Express's, gives a status only).
  */
-export function withStatus(thrown: unknown, status: number, details?: Record<string, unknown>): HttpError {
-  if (!(thrown instanceof Error)) return createHttpError(status, String(thrown), details ?? {});
+export function withStatus(thrown: unknown, status: number, code: ErrorCode, details?: Record<string, unknown>, expose = true): HttpError {
+  if (!(thrown instanceof Error)) return createHttpError(status, code, String(thrown), details);
   const err = thrown as HttpError;
   const own = validStatus(err.status) ?? validStatus(err.statusCode) ?? status;
   if (details !== undefined) Object.assign(err, details);
   err.status = own;
   err.statusCode = own;
-  if (typeof err.expose !== 'boolean') err.expose = own < 500;
+  if (expose && typeof err.expose !== 'boolean') err.expose = own < 500;
+  if (err.code === undefined) err.code = code;
   return err;
 }
 

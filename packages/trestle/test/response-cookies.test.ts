@@ -94,7 +94,11 @@ describe('res.cookie', () => {
 
   test('signed without a secret is an error', async () => {
     const res = await request(appWith((_req, res) => res.cookie('s', 'v', { signed: true }).end())).get('/').expect(520);
-    assert.deepEqual(res.body, { name: 'Error', message: 'cookieParser("secret") required for signed cookies' });
+    assert.deepEqual(res.body, {
+      name: 'Error',
+      message: 'cookieParser("secret") required for signed cookies',
+      code: 'TRESTLE_ERR_COOKIE_SECRET_REQUIRED',
+    });
   });
 });
 

@@ -19,6 +19,7 @@ describe('res.status', () => {
       assert.deepEqual(res.body, {
         name: 'RangeError',
         message: `Invalid status code: ${code}. Status code must be greater than 99 and less than 1000.`,
+        code: 'TRESTLE_ERR_INVALID_STATUS_CODE',
       });
     }
   });
@@ -27,7 +28,11 @@ describe('res.status', () => {
     const cases: Array<[unknown, string]> = [['200', '"200"'], [200.5, '200.5'], [undefined, 'undefined'], [Number.NaN, 'null']];
     for (const [code, shown] of cases) {
       const res = await request(appWith((_req, res) => res.status(code as number).end())).get('/').expect(520);
-      assert.deepEqual(res.body, { name: 'TypeError', message: `Invalid status code: ${shown}. Status code must be an integer.` });
+      assert.deepEqual(res.body, {
+        name: 'TypeError',
+        message: `Invalid status code: ${shown}. Status code must be an integer.`,
+        code: 'TRESTLE_ERR_INVALID_STATUS_CODE',
+      });
     }
   });
 });
@@ -70,7 +75,7 @@ describe('res.set / res.header / res.get', () => {
 
   test('Content-Type cannot be an array', async () => {
     const res = await request(appWith((_req, res) => res.set('Content-Type', ['text/plain']).end())).get('/').expect(520);
-    assert.deepEqual(res.body, { name: 'TypeError', message: 'Content-Type cannot be set to an Array' });
+    assert.deepEqual(res.body, { name: 'TypeError', message: 'Content-Type cannot be set to an Array', code: 'TRESTLE_ERR_INVALID_ARG_TYPE' });
   });
 
   test('res.get reads a header case-insensitively, undefined when unset', async () => {

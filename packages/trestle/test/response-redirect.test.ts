@@ -108,6 +108,7 @@ describe('res.format', () => {
     assert.deepEqual(res.body, {
       name: 'NotAcceptableError',
       message: 'Not Acceptable',
+      code: 'TRESTLE_ERR_NOT_ACCEPTABLE',
       status: 406,
       types: ['text/plain', 'application/json', 'application/octet-stream'],
     });

@@ -108,14 +108,14 @@ describe('res.sendFile', () => {
     });
 
     test('a relative path without root, an empty path or a non-string is a TypeError', async () => {
-      const cases: Array<[RequestHandler, string]> = [
-        [(_req, res) => res.sendFile('name.txt'), 'path must be absolute or specify root to res.sendFile'],
-        [(_req, res) => res.sendFile(''), 'path argument is required to res.sendFile'],
-        [(_req, res) => res.sendFile(42 as unknown as string), 'path must be a string to res.sendFile'],
+      const cases: Array<[RequestHandler, string, string]> = [
+        [(_req, res) => res.sendFile('name.txt'), 'path must be absolute or specify root to res.sendFile', 'TRESTLE_ERR_INVALID_ARG_VALUE'],
+        [(_req, res) => res.sendFile(''), 'path argument is required to res.sendFile', 'TRESTLE_ERR_MISSING_ARG'],
+        [(_req, res) => res.sendFile(42 as unknown as string), 'path must be a string to res.sendFile', 'TRESTLE_ERR_INVALID_ARG_TYPE'],
       ];
-      for (const [handler, message] of cases) {
+      for (const [handler, message, code] of cases) {
         const res = await request(appWith(handler)).get('/').expect(520);
-        assert.deepEqual(res.body, { name: 'TypeError', message });
+        assert.deepEqual(res.body, { name: 'TypeError', message, code });
       }
     });
 

@@ -8,6 +8,7 @@ import { createRouter, type RouterInstance, useArguments } from '../router/route
 import { compilers, defaultSettings } from './settings';
 import type { Profile } from '../generations/profile';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
+import { createError } from '../errors';
 
 type Next = (err?: unknown) => void;
 type Req = http.IncomingMessage & { app?: App };
@@ -116,7 +117,7 @@ export const applicationMembers = {
 
   use(this: App, ...args: unknown[]): App {
     const { path, handlers: fns } = useArguments(args);
-    if (fns.length === 0) throw new TypeError('app.use() requires a middleware function');
+    if (fns.length === 0) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'app.use() requires a middleware function');
     const router = this.lazyrouter();
     for (const fn of fns) {
       if (!isApp(fn)) {
@@ -176,7 +177,7 @@ export const applicationMembers = {
   },
 
   engine(this: App, ext: string, fn: EngineCallback): App {
-    if (typeof fn !== 'function') throw new Error('callback function required');
+    if (typeof fn !== 'function') throw createError(Error, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'callback function required');
     const extension = ext[0] !== '.' ? `.${ext}` : ext;
     this.engines[extension] = fn;
     return this;
@@ -205,7 +206,8 @@ export const applicationMembers = {
         return;
       }
       if (!view.path) {
-        const err = new Error(`Failed to lookup view "${name}" in views ${describeRoots(view.root ?? (this.get('views') as string))}`);
+        const roots = describeRoots(view.root ?? (this.get('views') as string));
+        const err = createError(Error, 'TRESTLE_ERR_VIEW_NOT_FOUND', `Failed to lookup view "${name}" in views ${roots}`);
         (err as Error & { view?: ViewInstance }).view = view;
         cb(err);
         return;

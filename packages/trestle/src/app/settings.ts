@@ -8,6 +8,7 @@ import etag from 'etag';
 import proxyaddr from 'proxy-addr';
 import qs from 'qs';
 import { View } from './view';
+import { createError } from '../errors';
 
 export type EtagFn = (body: string | Buffer, encoding?: BufferEncoding) => string | undefined;
 export type QueryParserFn = (str: string) => Record<string, unknown>;
@@ -25,7 +26,7 @@ export function compileETag(value: unknown): EtagFn | undefined {
     case undefined:
       return undefined;
     default:
-      throw new TypeError(`unknown value for etag function: ${String(value)}`);
+      throw createError(TypeError, 'TRESTLE_ERR_INVALID_SETTING', `unknown value for etag function: ${String(value)}`);
   }
 }
 
@@ -53,7 +54,7 @@ export function compileQueryParser(value: unknown): QueryParserFn | undefined {
     case 'extended':
       return parseExtendedQuery;
     default:
-      throw new TypeError(`unknown value for query parser function: ${String(value)}`);
+      throw createError(TypeError, 'TRESTLE_ERR_INVALID_SETTING', `unknown value for query parser function: ${String(value)}`);
   }
 }
 

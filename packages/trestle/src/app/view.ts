@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { EngineCallback, RenderCallback } from '../types';
+import { createError } from '../errors';
 
 export interface ViewOptions {
   defaultEngine: string | undefined;
@@ -25,7 +26,7 @@ export class View {
     this.name = name;
     this.root = options.root;
     if (!this.ext && !this.defaultEngine) {
-      throw new Error('No default engine was specified and no extension was provided.');
+      throw createError(Error, 'TRESTLE_ERR_VIEW_ENGINE_REQUIRED', 'No default engine was specified and no extension was provided.');
     }
     let fileName = name;
     if (!this.ext) {
@@ -93,10 +94,10 @@ function loadEngine(mod: string): EngineCallback {
     }
   }
   if (loaded === undefined) {
-    const err = new Error(`Cannot find module '${mod}' to render ".${mod}" views: install it or register an engine with app.engine('${mod}', fn)`);
-    (err as NodeJS.ErrnoException).code = 'MODULE_NOT_FOUND';
-    throw err;
+    // The code of the error Express lets through from require().
+    const message = `Cannot find module '${mod}' to render ".${mod}" views: install it or register an engine with app.engine('${mod}', fn)`;
+    throw createError(Error, 'MODULE_NOT_FOUND', message);
   }
-  if (typeof loaded.__express !== 'function') throw new Error(`Module "${mod}" does not provide a view engine.`);
+  if (typeof loaded.__express !== 'function') throw createError(Error, 'TRESTLE_ERR_NOT_A_VIEW_ENGINE', `Module "${mod}" does not provide a view engine.`);
   return loaded.__express as EngineCallback;
 }

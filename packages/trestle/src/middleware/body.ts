@@ -15,7 +15,7 @@ import iconv from 'iconv-lite';
 import onFinished from 'on-finished';
 import typeis from 'type-is';
 import { boundedMemo } from '../memo';
-import { createHttpError, type HttpError, withStatus } from '../errors';
+import { createError, createHttpError, type HttpError, withStatus } from '../errors';
 
 type Next = (err?: unknown) => void;
 type Req = IncomingMessage & { body?: unknown; [kState]?: BodyState };
@@ -49,9 +49,9 @@ const kState = Symbol('trestle.body');
 /** `limit`, `inflate`, `type` and `verify`, checked and compiled once. */
 export function commonConfig(options: CommonOptions, defaultType: string): Pick<ParserConfig, 'limit' | 'inflate' | 'verify' | 'matches'> {
   const limit = typeof options.limit === 'number' ? options.limit : bytes.parse(options.limit || '100kb');
-  if (limit === null || Number.isNaN(limit)) throw new TypeError(`option limit ${JSON.stringify(options.limit)} is invalid`);
+  if (limit === null || Number.isNaN(limit)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', `option limit ${JSON.stringify(options.limit)} is invalid`);
   const verify = options.verify || undefined;
-  if (verify !== undefined && typeof verify !== 'function') throw new TypeError('option verify must be function');
+  if (verify !== undefined && typeof verify !== 'function') throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', 'option verify must be function');
   return { limit, inflate: options.inflate !== false, verify, matches: typeMatcher(options.type || defaultType) };
 }
 
@@ -85,7 +85,7 @@ export function requestCharset(req: IncomingMessage): string | undefined {
 }
 
 export function unsupportedCharset(charset: string): HttpError {
-  return createHttpError(415, `unsupported charset "${charset.toUpperCase()}"`, { charset, type: 'charset.unsupported' });
+  return createHttpError(415, 'TRESTLE_ERR_CHARSET_UNSUPPORTED', `unsupported charset "${charset.toUpperCase()}"`, { charset, type: 'charset.unsupported' });
 }
 
 /** The middleware: skips requests it should not read, else reads, verifies and parses. */
@@ -146,12 +146,13 @@ function read(req: Req, res: ServerResponse, next: Next, config: ParserConfig, c
   let inflater: Inflater | undefined;
   if (encoding !== 'identity') {
     if (!config.inflate) {
-      settle(req, createHttpError(415, 'content encoding unsupported', { encoding, type: 'encoding.unsupported' }), next);
+      settle(req, createHttpError(415, 'TRESTLE_ERR_ENCODING_UNSUPPORTED', 'content encoding unsupported', { encoding, type: 'encoding.unsupported' }), next);
       return;
     }
     const make = inflaters[encoding];
     if (make === undefined) {
-      settle(req, createHttpError(415, `unsupported content encoding "${encoding}"`, { encoding, type: 'encoding.unsupported' }), next);
+      const message = `unsupported content encoding "${encoding}"`;
+      settle(req, createHttpError(415, 'TRESTLE_ERR_ENCODING_UNSUPPORTED', message, { encoding, type: 'encoding.unsupported' }), next);
       return;
     }
     inflater = make();
@@ -212,10 +213,11 @@ function unlisten(emitter: Req | Inflater, listeners: Listeners): void {
 
 /** What can be refused before a byte is read. */
 function precheck(req: Req, config: ParserConfig, charset: string | null, length: number | undefined): HttpError | undefined {
-  if (req.readableEncoding) return createHttpError(500, 'stream encoding should not be set', { type: 'stream.encoding.set' });
-  if (!req.readable) return createHttpError(500, 'stream is not readable', { type: 'stream.not.readable' });
+  if (req.readableEncoding) return createHttpError(500, 'TRESTLE_ERR_STREAM_ENCODING_SET', 'stream encoding should not be set', { type: 'stream.encoding.set' });
+  if (!req.readable) return createHttpError(500, 'TRESTLE_ERR_STREAM_NOT_READABLE', 'stream is not readable', { type: 'stream.not.readable' });
   if (length !== undefined && length > config.limit) {
-    return createHttpError(413, 'request entity too large', { expected: length, length, limit: config.limit, type: 'entity.too.large' });
+    const details = { expected: length, length, limit: config.limit, type: 'entity.too.large' };
+    return createHttpError(413, 'TRESTLE_ERR_ENTITY_TOO_LARGE', 'request entity too large', details);
   }
   if (charset !== null && charset !== 'utf-8' && !iconv.encodingExists(charset)) return unsupportedCharset(charset);
   return undefined;
@@ -233,7 +235,8 @@ function onData(this: Req | Inflater, chunk: Buffer): void {
   if (state.settled) return;
   state.received += chunk.length;
   if (state.received > state.config.limit) {
-    fail(state, createHttpError(413, 'request entity too large', { limit: state.config.limit, received: state.received, type: 'entity.too.large' }));
+    const details = { limit: state.config.limit, received: state.received, type: 'entity.too.large' };
+    fail(state, createHttpError(413, 'TRESTLE_ERR_ENTITY_TOO_LARGE', 'request entity too large', details));
     return;
   }
   state.chunks.push(chunk);
@@ -251,7 +254,8 @@ function onWireData(this: Req, chunk: Buffer): void {
   state.wire += chunk.length;
   const limit = state.config.limit;
   if (state.wire > limit + Math.ceil(limit / 1024) + 1024) {
-    fail(state, createHttpError(413, 'request entity too large', { limit, received: state.wire, type: 'entity.too.large' }));
+    const details = { limit, received: state.wire, type: 'entity.too.large' };
+    fail(state, createHttpError(413, 'TRESTLE_ERR_ENTITY_TOO_LARGE', 'request entity too large', details));
     return;
   }
   if (!state.inflater!.write(chunk)) this.pause();
@@ -271,7 +275,7 @@ function onEnd(this: Req | Inflater): void {
   const state = this[kState]!;
   if (state.settled) return;
   if (state.length !== undefined && state.received !== state.length) {
-    fail(state, createHttpError(400, 'request size did not match content length', {
+    fail(state, createHttpError(400, 'TRESTLE_ERR_REQUEST_SIZE_INVALID', 'request size did not match content length', {
       expected: state.length,
       length: state.length,
       received: state.received,
@@ -296,12 +300,12 @@ function onError(this: Req | Inflater, err: Error): void {
   const state = this[kState]!;
   if (state.settled) return;
   if (!state.req.complete && (err as NodeJS.ErrnoException).code === 'ECONNRESET') fail(state, abortedError(state));
-  else fail(state, withStatus(err, 400));
+  else fail(state, withStatus(err, 400, 'TRESTLE_ERR_BODY_READ_FAILED'));
 }
 
 function abortedError(state: BodyState): HttpError {
-  return createHttpError(400, 'request aborted', {
-    code: 'ECONNABORTED',
+  // body-parser's code, which Express users test.
+  return createHttpError(400, 'ECONNABORTED', 'request aborted', {
     expected: state.length ?? null,
     length: state.length ?? null,
     received: state.received,
@@ -355,7 +359,7 @@ function finish(state: BodyState, buf: Buffer): void {
     try {
       config.verify(req, res, buf, charset);
     } catch (err) {
-      next(withStatus(err, 403, { body: buf, type: 'entity.verify.failed' }));
+      next(withStatus(err, 403, 'TRESTLE_ERR_ENTITY_VERIFY_FAILED', { body: buf, type: 'entity.verify.failed' }));
       return;
     }
   }
@@ -363,7 +367,8 @@ function finish(state: BodyState, buf: Buffer): void {
   try {
     req.body = config.parse(body as string & Buffer, charset);
   } catch (err) {
-    next((err as HttpError).type !== undefined ? err : withStatus(err, 400, { body, type: 'entity.parse.failed' }));
+    const typed = (err as HttpError).type !== undefined;
+    next(typed ? err : withStatus(err, 400, 'TRESTLE_ERR_ENTITY_PARSE_FAILED', { body, type: 'entity.parse.failed' }));
     return;
   }
   next();

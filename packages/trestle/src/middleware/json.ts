@@ -2,6 +2,7 @@
 import type { JsonOptions } from '../types';
 import { type CommonOptions, commonConfig, createParser, requestCharset, unsupportedCharset } from './body';
 import { optionsObject } from './options';
+import { createError } from '../errors';
 
 /** JSON's own whitespace: space, tab, line feed, carriage return. */
 function firstSignificant(body: string): number {
@@ -33,7 +34,7 @@ function strictError(body: string, at: number): SyntaxError {
       }
     }
   }
-  return new SyntaxError(`Unexpected token '${token}' in JSON at position ${at}`);
+  return createError(SyntaxError, 'TRESTLE_ERR_ENTITY_PARSE_FAILED', `Unexpected token '${token}' in JSON at position ${at}`);
 }
 
 export function json(options?: JsonOptions | null): ReturnType<typeof createParser> {

@@ -13,6 +13,7 @@ import send from 'send';
 import { getPathname, getProtohost } from '../router/url';
 import type { StaticOptions } from '../types';
 import { optionsObject } from './options';
+import { createError } from '../errors';
 
 type Next = (err?: unknown) => void;
 type Req = IncomingMessage & { originalUrl?: string };
@@ -28,14 +29,14 @@ const kServing = Symbol('trestle.static');
 type Stream = send.SendStream & { [kServing]: Serving };
 
 export function serveStatic(root: string, options?: StaticOptions | null) {
-  if (!root) throw new TypeError('root path required');
-  if (typeof root !== 'string') throw new TypeError('root path must be a string');
+  if (!root) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'root path required');
+  if (typeof root !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'root path must be a string');
   const opts = optionsObject(options);
   const fallthrough = opts.fallthrough !== false;
   const onDirectory = opts.redirect !== false ? redirectToSlash : directoryNotFound;
   const setHeaders = opts.setHeaders;
   if (setHeaders !== undefined && setHeaders !== null && typeof setHeaders !== 'function') {
-    throw new TypeError('option setHeaders must be function');
+    throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', 'option setHeaders must be function');
   }
   const sendOptions: send.SendOptions = {
     acceptRanges: opts.acceptRanges,

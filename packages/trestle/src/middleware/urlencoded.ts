@@ -6,7 +6,7 @@ import depd from 'depd';
 import qs from 'qs';
 import type { UrlencodedOptions } from '../types';
 import { type CommonOptions, commonConfig, createParser, requestCharset, unsupportedCharset } from './body';
-import { createHttpError } from '../errors';
+import { createError, createHttpError } from '../errors';
 import { optionsObject } from './options';
 
 /** What differs between the generations: the default of `extended`. */
@@ -30,7 +30,7 @@ function parameterCount(body: string, limit: number): number {
 function positive(value: unknown, fallback: number, name: string, allowZero: boolean): number {
   const n = value === undefined ? fallback : (value as number);
   if (Number.isNaN(Number(n)) || n < (allowZero ? 0 : 1)) {
-    throw new TypeError(`option ${name} must be a ${allowZero ? 'zero or a ' : ''}positive number`);
+    throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', `option ${name} must be a ${allowZero ? 'zero or a ' : ''}positive number`);
   }
   return Number.isFinite(Number(n)) ? Math.trunc(Number(n)) : Infinity;
 }
@@ -43,7 +43,7 @@ export function createUrlencoded(defaults: UrlencodedDefaults) {
     const parameterLimit = positive(opts.parameterLimit, 1000, 'parameterLimit', false);
     const depth = extended ? positive(opts.depth, 32, 'depth', true) : 0;
     const defaultCharset = opts.defaultCharset || 'utf-8';
-    if (!charsets.has(defaultCharset)) throw new TypeError('option defaultCharset must be either utf-8 or iso-8859-1');
+    if (!charsets.has(defaultCharset)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', 'option defaultCharset must be either utf-8 or iso-8859-1');
     const common = commonConfig(opts as CommonOptions, 'application/x-www-form-urlencoded');
     const qsOptions: qs.IParseOptions = {
       allowPrototypes: true,
@@ -62,14 +62,15 @@ export function createUrlencoded(defaults: UrlencodedDefaults) {
       },
       parse(body: string, charset) {
         const count = parameterCount(body, parameterLimit);
-        if (count > parameterLimit) throw createHttpError(413, 'too many parameters', { type: 'parameters.too.many', body });
+        if (count > parameterLimit) throw createHttpError(413, 'TRESTLE_ERR_PARAMETERS_TOO_MANY', 'too many parameters', { type: 'parameters.too.many', body });
         // Repeated keys (`a=1&a=2`) and `a[]` lists stay arrays up to the parameter count.
         const parseOptions = { ...qsOptions, arrayLimit: Math.max(100, count), charset: charset as 'utf-8' | 'iso-8859-1' };
         try {
           return qs.parse(body, parseOptions);
         } catch (err) {
           if (err instanceof RangeError) {
-            throw createHttpError(400, 'The input exceeded the depth', { type: 'querystring.parse.rangeError', body });
+            const details = { type: 'querystring.parse.rangeError', body };
+            throw createHttpError(400, 'TRESTLE_ERR_QUERYSTRING_DEPTH_EXCEEDED', 'The input exceeded the depth', details);
           }
           throw err;
         }

@@ -6,6 +6,7 @@ import { negotiationMembers } from './negotiation';
 import { proxyMembers } from './proxy';
 import { getPathname, getSearch } from '../router/url';
 import type { QueryParserFn } from '../app/settings';
+import { createError } from '../errors';
 
 /** What the members below read from the request. */
 export interface RequestState {
@@ -27,8 +28,8 @@ interface QueryCache {
 export const requestMembers = {
   /** A request header; `Referer` and `Referrer` are interchangeable. */
   get(this: RequestState, name: string): string | string[] | undefined {
-    if (!name) throw new TypeError('name argument is required to req.get');
-    if (typeof name !== 'string') throw new TypeError('name must be a string to req.get');
+    if (!name) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'name argument is required to req.get');
+    if (typeof name !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'name must be a string to req.get');
     const lc = name.toLowerCase();
     if (lc === 'referer' || lc === 'referrer') return this.headers.referrer ?? this.headers.referer;
     return this.headers[lc];

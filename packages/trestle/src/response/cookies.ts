@@ -6,6 +6,7 @@ import * as cookie from 'cookie';
 import { sign } from 'cookie-signature';
 import type { ResponseState } from './state';
 import type { CookieOptions } from '../types';
+import { createError } from '../errors';
 
 /** The moment every browser reads as "already expired". */
 const EPOCH = new Date(1);
@@ -21,7 +22,7 @@ export const cookieMembers = {
     let val = typeof value === 'object' ? `j:${JSON.stringify(value)}` : String(value);
     if (opts.signed) {
       const secret = this.req.secret;
-      if (!secret) throw new Error('cookieParser("secret") required for signed cookies');
+      if (!secret) throw createError(Error, 'TRESTLE_ERR_COOKIE_SECRET_REQUIRED', 'cookieParser("secret") required for signed cookies');
       val = `s:${sign(val, secret)}`;
     }
     if (opts.maxAge != null) {

@@ -8,14 +8,9 @@ import send from 'send';
 import { contentDisposition } from './headers';
 import type { Done, ResponseState } from './state';
 import type { DownloadOptions, SendFileOptions } from '../types';
+import { createError } from '../errors';
 
 type FileOptions = SendFileOptions & send.SendOptions;
-
-function codedError(message: string, code: string): Error {
-  const err = new Error(message) as NodeJS.ErrnoException;
-  err.code = code;
-  return err;
-}
 
 /**
  * Refuses `headers` send would set too late to fail cleanly: it sets them
@@ -38,9 +33,9 @@ function pipeFile(res: ResponseState, file: send.SendStream, headers: SendFileOp
     finished = true;
     done(err);
   };
-  const aborted = () => finish(codedError('Request aborted', 'ECONNABORTED'));
+  const aborted = () => finish(createError(Error, 'ECONNABORTED', 'Request aborted'));
 
-  file.on('directory', () => finish(codedError('EISDIR, read', 'EISDIR')));
+  file.on('directory', () => finish(createError(Error, 'EISDIR', 'EISDIR, read')));
   file.on('error', finish);
   file.on('end', () => finish());
   file.on('file', () => {
@@ -75,13 +70,13 @@ export const sendFileMembers = {
    * not an error for next().
    */
   sendFile(this: ResponseState, path: string, options?: SendFileOptions | Done, callback?: Done): void {
-    if (!path) throw new TypeError('path argument is required to res.sendFile');
-    if (typeof path !== 'string') throw new TypeError('path must be a string to res.sendFile');
+    if (!path) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'path argument is required to res.sendFile');
+    if (typeof path !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'path must be a string to res.sendFile');
     let opts: FileOptions = {};
     let done = callback;
     if (typeof options === 'function') done = options;
     else if (options) opts = options;
-    if (!opts.root && !isAbsolute(path)) throw new TypeError('path must be absolute or specify root to res.sendFile');
+    if (!opts.root && !isAbsolute(path)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_VALUE', 'path must be absolute or specify root to res.sendFile');
     checkHeaders(opts.headers);
     const req = this.req;
     const next = req.next;

@@ -10,6 +10,7 @@ import vary from 'vary';
 import { validateHeaderValue } from 'node:http';
 import { putContentType } from './header-store';
 import { boundedMemo } from '../memo';
+import { createError } from '../errors';
 import type { HeaderInput, ResponseState } from './state';
 
 export const TEXT_HTML = 'text/html; charset=utf-8';
@@ -54,10 +55,10 @@ export const headerMembers = {
   /** Sets the status: an integer from 100 to 999, else a TypeError or RangeError. */
   status(this: ResponseState, code: number): ResponseState {
     if (!Number.isInteger(code)) {
-      throw new TypeError(`Invalid status code: ${JSON.stringify(code)}. Status code must be an integer.`);
+      throw createError(TypeError, 'TRESTLE_ERR_INVALID_STATUS_CODE', `Invalid status code: ${JSON.stringify(code)}. Status code must be an integer.`);
     }
     if (code < 100 || code > 999) {
-      throw new RangeError(`Invalid status code: ${JSON.stringify(code)}. Status code must be greater than 99 and less than 1000.`);
+      throw createError(RangeError, 'TRESTLE_ERR_INVALID_STATUS_CODE', `Invalid status code: ${JSON.stringify(code)}. Status code must be greater than 99 and less than 1000.`);
     }
     this.statusCode = code;
     return this;
@@ -71,7 +72,7 @@ export const headerMembers = {
     }
     let v: string | string[] | false = headerValue(value);
     if (isContentType(field)) {
-      if (Array.isArray(v)) throw new TypeError('Content-Type cannot be set to an Array');
+      if (Array.isArray(v)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'Content-Type cannot be set to an Array');
       // As Express: a bare word mime-types does not know becomes `false`
       // (sent as "false"; send() and json() then treat the type as unset).
       v = mime.contentType(v as string);

@@ -8,21 +8,11 @@ import mime from 'mime-types';
 import statuses from 'statuses';
 import type { IncomingMessage } from 'node:http';
 import type { Done, ResponseState } from './state';
+import { createHttpError } from '../errors';
 
 const deprecate = depd('trestle');
 
 type FormatHandler = (req: unknown, res: unknown, next: Done | undefined) => unknown;
-
-/** The 406 `res.format` passes on: `types` lists what the server could have sent. */
-export class NotAcceptableError extends Error {
-  readonly status = 406;
-  readonly statusCode = 406;
-  readonly expose = true;
-  constructor(readonly types: string[]) {
-    super('Not Acceptable');
-  }
-}
-NotAcceptableError.prototype.name = 'NotAcceptableError';
 
 /** `json` -> `application/json`; `text/html; q=0.5` -> `text/html`. */
 function mediaType(key: string): string {
@@ -68,7 +58,8 @@ export const redirectMembers = {
     } else if (handlers.default) {
       handlers.default(req, this, next);
     } else {
-      next!(new NotAcceptableError(keys.map(mediaType)));
+      // `types` lists what the server could have sent.
+      next!(createHttpError(406, 'TRESTLE_ERR_NOT_ACCEPTABLE', 'Not Acceptable', { types: keys.map(mediaType) }));
     }
     return this;
   },

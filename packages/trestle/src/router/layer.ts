@@ -1,6 +1,7 @@
 // A layer is one entry of a router's or a route's stack: a handler, and for
 // router layers the path it answers to.
 import type { CompiledPath, Params, PathKey, PathMatch } from './path/compiled';
+import { createError } from '../errors';
 
 /** A handler as the router sees it: loosely typed, since it calls any of them. */
 export type AnyHandler = (...args: never[]) => unknown;
@@ -79,9 +80,14 @@ export class Layer {
   }
 }
 
+function rejectedWithoutReason(): Error {
+  return createError(Error, 'TRESTLE_ERR_PROMISE_REJECTED', 'Rejected promise');
+}
+
 /** A handler that returns a promise reports its rejection as `next(err)`. */
 export function settle(ret: unknown, next: Next): void {
   if (ret !== null && typeof ret === 'object' && typeof (ret as PromiseLike<unknown>).then === 'function') {
-    (ret as PromiseLike<unknown>).then(undefined, (err: unknown) => next(err ?? new Error('Rejected promise')));
+    // Any falsy reason, as Express: `Promise.reject()` must not read as success.
+    (ret as PromiseLike<unknown>).then(undefined, (err: unknown) => next(err || rejectedWithoutReason()));
   }
 }

@@ -3,6 +3,7 @@
 // Shared by routers and the legacy route table.
 import depd from 'depd';
 import { settle } from './layer';
+import { createError } from '../errors';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');
@@ -35,7 +36,7 @@ export interface ParamRegistry {
 /** `param(name, fn)`, `param([names], fn)`, or (v4/legacy) `param(factory)`. */
 export function param(this: ParamRegistry, name: unknown, fn?: unknown): ParamRegistry {
   if (typeof name === 'function') {
-    if (!this.profile.paramFactories) throw new TypeError('argument name must be a string');
+    if (!this.profile.paramFactories) throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'argument name must be a string');
     if (this.profile.paramFactories === 'deprecated') deprecate('router.param(fn): Refactor to use path params');
     this._params.push(name as ParamFactory);
     return this;
@@ -44,12 +45,12 @@ export function param(this: ParamRegistry, name: unknown, fn?: unknown): ParamRe
     for (const n of name) this.param(n, fn);
     return this;
   }
-  if (!name) throw new TypeError('argument name is required');
-  if (typeof name !== 'string') throw new TypeError('argument name must be a string');
+  if (!name) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument name is required');
+  if (typeof name !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'argument name must be a string');
   const key = name[0] === ':' ? name.slice(1) : name;
   let handler = fn;
   for (const factory of this._params) handler = factory(key, handler) ?? handler;
-  if (typeof handler !== 'function') throw new TypeError(`argument fn must be a function, got ${Object.prototype.toString.call(handler)}`);
+  if (typeof handler !== 'function') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `argument fn must be a function, got ${Object.prototype.toString.call(handler)}`);
   (this.params[key] ??= []).push(handler as ParamFn);
   return this;
 }

@@ -1,6 +1,7 @@
 // A route: one path, a stack of handlers each tied to a method (or to all).
 import { type AnyHandler, Layer } from './layer';
 import { flatten, methodKey, methods } from './methods';
+import { createError } from '../errors';
 
 type Next = (err?: unknown) => void;
 interface RoutedRequest {
@@ -87,10 +88,10 @@ export class Route {
 
   private handlers(args: unknown[], method: string): AnyHandler[] {
     const list = flatten<unknown>(args);
-    if (list.length === 0) throw new TypeError('argument handler is required');
+    if (list.length === 0) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument handler is required');
     for (const fn of list) {
       if (typeof fn !== 'function') {
-        throw new TypeError(`argument handler must be a function; Route.${method}() got ${Object.prototype.toString.call(fn)}`);
+        throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `argument handler must be a function; Route.${method}() got ${Object.prototype.toString.call(fn)}`);
       }
     }
     return list as AnyHandler[];

@@ -7,6 +7,7 @@ import { Route } from './route';
 import { getPathname, getProtohost } from './url';
 import { buildIndex, type LayerIndex } from './layer-index';
 import { mergeParams, param, type ParamCalled, type ParamFactory, type ParamFn, paramsNotRegistered, runParams } from './params';
+import { createError } from '../errors';
 
 
 type Next = (err?: unknown) => void;
@@ -96,7 +97,7 @@ function compile(router: RouterInstance, path: unknown, end: boolean, strict: bo
   const list = Array.isArray(path) ? flatten<unknown>(path) : [path];
   return list.map((p) => {
     if (typeof p !== 'string' && !(p instanceof RegExp)) {
-      throw new TypeError(`path must be a string, a regular expression or an array of them, got ${Object.prototype.toString.call(p)}`);
+      throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `path must be a string, a regular expression or an array of them, got ${Object.prototype.toString.call(p)}`);
     }
     return router.profile.compilePath(p, { end, strict, sensitive: router.caseSensitive });
   });
@@ -115,12 +116,12 @@ export function useArguments(args: unknown[]): { path: unknown; handlers: unknow
 
 function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
   const { path, handlers } = useArguments(args);
-  if (handlers.length === 0) throw new TypeError('argument handler is required');
+  if (handlers.length === 0) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument handler is required');
   const matchers = compile(this, path, false, false);
   const matchesAll = path === '/';
   for (const fn of handlers) {
     if (typeof fn !== 'function') {
-      throw new TypeError(`argument handler must be a function, got ${Object.prototype.toString.call(fn)}`);
+      throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `argument handler must be a function, got ${Object.prototype.toString.call(fn)}`);
     }
     this.stack.push(new Layer(matchers, fn as AnyHandler, matchesAll));
   }

@@ -6,6 +6,7 @@ import { type App, applicationMembers } from '../../app/application';
 import { flatten, methods } from '../../router/methods';
 import { bodyParser } from './body-parser';
 import { createRouteTable, type RouteTable } from './routes';
+import { createError } from '../../errors';
 
 function descriptors(source: object): PropertyDescriptorMap {
   return Object.getOwnPropertyDescriptors(source);
@@ -31,7 +32,7 @@ function legacyVerb(method: string) {
     if (method === 'get' && callbacks.length === 0) return this.set(path as string);
     const fns = flatten<unknown>(callbacks);
     for (const fn of fns) {
-      if (typeof fn !== 'function') throw new TypeError(`app.${method}() requires callback functions but got a ${typeof fn}`);
+      if (typeof fn !== 'function') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `app.${method}() requires callback functions but got a ${typeof fn}`);
     }
     if (!this._usedRouter) (this as unknown as { use(fn: unknown): void }).use(table(this));
     table(this).route(method, path, fns as Array<(...args: never[]) => unknown>);
@@ -58,7 +59,7 @@ const legacyAppMembers: Record<string, unknown> = {
   /** Calls `fn` when `env` matches (or no env is named): an if statement, kept for old apps. */
   configure(this: LegacyApp, ...args: unknown[]): LegacyApp {
     const fn = args.pop();
-    if (typeof fn !== 'function') throw new TypeError('app.configure() requires a callback function');
+    if (typeof fn !== 'function') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'app.configure() requires a callback function');
     if (args.length === 0 || args.includes(this.settings.env)) (fn as (this: LegacyApp) => void).call(this);
     return this;
   },

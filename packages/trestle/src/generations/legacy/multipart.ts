@@ -87,7 +87,7 @@ export function multipart(options: MultipartOptions = {}) {
     try {
       parser = busboy({ headers: req.headers, limits: { fileSize: limit } });
     } catch (err) {
-      return next(createHttpError(400, (err as Error).message, { type: 'multipart.parse.failed' }));
+      return next(createHttpError(400, 'TRESTLE_ERR_MULTIPART_PARSE_FAILED', (err as Error).message, { type: 'multipart.parse.failed' }));
     }
     const fields: string[] = [];
     const files: Record<string, File | File[]> = {};
@@ -120,9 +120,9 @@ export function multipart(options: MultipartOptions = {}) {
 
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limit) fail(createHttpError(413, 'request entity too large', { type: 'entity.too.large', limit, length: received }));
+      if (received > limit) fail(createHttpError(413, 'TRESTLE_ERR_ENTITY_TOO_LARGE', 'request entity too large', { type: 'entity.too.large', limit, length: received }));
     });
-    req.on('aborted', () => fail(createHttpError(400, 'request aborted', { type: 'request.aborted', code: 'ECONNABORTED' })));
+    req.on('aborted', () => fail(createHttpError(400, 'ECONNABORTED', 'request aborted', { type: 'request.aborted' })));
 
     // busboy can stall on a malformed body: a part whose header block ends on the boundary,
     // followed by a part cut short, leaves a file stream it never ends, and it waits for that
@@ -131,7 +131,7 @@ export function multipart(options: MultipartOptions = {}) {
     const checkStalled = (): void => {
       if (failed || parsed || parser.writableLength !== 0) return;
       for (const stream of open) if (stream.readableLength !== 0 || stream.isPaused()) return;
-      fail(createHttpError(400, 'Unexpected end of form', { type: 'multipart.parse.failed' }));
+      fail(createHttpError(400, 'TRESTLE_ERR_MULTIPART_PARSE_FAILED', 'Unexpected end of form', { type: 'multipart.parse.failed' }));
       parser.destroy();
     };
     const checkSoon = (): void => {
@@ -166,9 +166,9 @@ export function multipart(options: MultipartOptions = {}) {
         size += chunk.length;
         digest?.update(chunk);
       });
-      stream.on('limit', () => fail(createHttpError(413, 'request entity too large', { type: 'entity.too.large', limit })));
+      stream.on('limit', () => fail(createHttpError(413, 'TRESTLE_ERR_ENTITY_TOO_LARGE', 'request entity too large', { type: 'entity.too.large', limit })));
       // busboy errors the file stream of a form that ends mid-file; unheard, that error would crash the process.
-      stream.on('error', (err: Error) => fail(createHttpError(400, err.message, { type: 'multipart.parse.failed' })));
+      stream.on('error', (err: Error) => fail(createHttpError(400, 'TRESTLE_ERR_MULTIPART_PARSE_FAILED', err.message, { type: 'multipart.parse.failed' })));
       out.on('error', fail);
       // A write stream that had fallen behind caught up: the stall check may now see the whole picture.
       out.on('drain', checkSoon);
@@ -179,7 +179,7 @@ export function multipart(options: MultipartOptions = {}) {
       });
       stream.pipe(out);
     });
-    parser.on('error', (err: Error) => fail(createHttpError(400, err.message, { type: 'multipart.parse.failed' })));
+    parser.on('error', (err: Error) => fail(createHttpError(400, 'TRESTLE_ERR_MULTIPART_PARSE_FAILED', err.message, { type: 'multipart.parse.failed' })));
     parser.on('close', () => {
       parsed = true;
       finish();

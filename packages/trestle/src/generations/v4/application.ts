@@ -3,6 +3,7 @@
 // factory's getters for the middleware Express 4 stopped bundling.
 import depd from 'depd';
 import { applicationMembers } from '../../app/application';
+import { createError } from '../../errors';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');
@@ -10,7 +11,7 @@ const deprecate = depd('trestle');
 export const v4Application: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
   /** Express 4 removed `app.router`; asking for it explains the change. */
   get router(): never {
-    throw new Error("'app.router' is deprecated!\nPlease see the 3.x to 4.x migration guide for details on how to update your app.");
+    throw createError(Error, 'TRESTLE_ERR_REMOVED_IN_V4', "'app.router' is deprecated!\nPlease see the 3.x to 4.x migration guide for details on how to update your app.");
   },
   del: deprecate.function((applicationMembers as Record<string, unknown>).delete as (...args: unknown[]) => unknown, 'app.del: Use app.delete instead'),
 });
@@ -25,7 +26,7 @@ export const v4Factory: PropertyDescriptorMap = Object.fromEntries(
       configurable: true,
       enumerable: true,
       get(): never {
-        throw new Error(`Most middleware (like ${name}) is no longer bundled with Express and must be installed separately. Please see https://github.com/senchalabs/connect#middleware.`);
+        throw createError(Error, 'TRESTLE_ERR_REMOVED_IN_V4', `Most middleware (like ${name}) is no longer bundled with Express and must be installed separately. Please see https://github.com/senchalabs/connect#middleware.`);
       },
     },
   ]),

@@ -1,5 +1,6 @@
 // What every profile's path compiler produces: a matcher for one path. The
 // router only ever calls `match`, so each generation can bring its own syntax.
+import { withStatus } from '../../errors';
 
 /** Route parameters as matched: by name, or by capture index for regexps. */
 export type Params = Record<string, unknown>;
@@ -39,22 +40,15 @@ export interface PathOptions {
 
 export type PathCompiler = (path: string | RegExp, options: PathOptions) => CompiledPath;
 
-/** An error with an HTTP status, as the ecosystem expects (`status` and `statusCode`). */
-export function httpError(status: number, message: string, cause?: unknown): Error & { status: number; statusCode: number } {
-  const err = (cause instanceof Error ? cause : new Error(message)) as Error & { status: number; statusCode: number };
-  if (cause instanceof Error) err.message = message;
-  err.status = status;
-  err.statusCode = status;
-  return err;
-}
-
 /** Percent-decodes a parameter; malformed encoding is the client's fault (400). */
 export function decodeParam(value: string): string {
   if (value.length === 0 || value.indexOf('%') === -1) return value;
   try {
     return decodeURIComponent(value);
   } catch (err) {
-    throw httpError(400, `Failed to decode param '${value}'`, err);
+    // decodeURIComponent's URIError with Express's message and a status; no `expose`, as Express's router.
+    const message = `Failed to decode param '${value}'`;
+    throw withStatus(err, 400, 'TRESTLE_ERR_PARAM_DECODE_FAILED', { message }, false);
   }
 }
 
