@@ -1,25 +1,14 @@
-// Content negotiation (res.format) and the members built on it: location
-// and redirect. Negotiation is the `accepts` package's job.
+// res.location and res.redirect: the Location header, and a redirect's body
+// negotiated as text or HTML (negotiation is the `accepts` package's job).
 import accepts from 'accepts';
 import depd from 'depd';
 import encodeUrl from 'encodeurl';
 import escapeHtml from 'escape-html';
-import mime from 'mime-types';
 import statuses from 'statuses';
 import type { IncomingMessage } from 'node:http';
-import type { Done, ResponseState } from './state';
-import { createHttpError } from '../errors';
+import type { ResponseState } from './state';
 
 const deprecate = depd('trestle');
-
-type FormatHandler = (req: unknown, res: unknown, next: Done | undefined) => unknown;
-
-/** `json` -> `application/json`; `text/html; q=0.5` -> `text/html`. */
-function mediaType(key: string): string {
-  if (key.indexOf('/') === -1) return mime.lookup(key) || 'application/octet-stream';
-  const semi = key.indexOf(';');
-  return (semi === -1 ? key : key.slice(0, semi)).trim();
-}
 
 const REDIRECT_TYPES = ['text', 'html'];
 
@@ -41,29 +30,6 @@ function redirectBody(res: ResponseState, status: number, location: string): str
 }
 
 export const redirectMembers = {
-  /**
-   * Calls the handler for the type the client's Accept header prefers (keys
-   * are extensions or media types), with Content-Type set and `Vary: Accept`;
-   * else `default`; else passes a 406 to next().
-   */
-  format(this: ResponseState, handlers: Record<string, FormatHandler>): ResponseState {
-    const req = this.req;
-    const next = req.next;
-    const keys = Object.keys(handlers).filter((k) => k !== 'default');
-    const key = keys.length > 0 ? (accepts(req as unknown as IncomingMessage).types(keys) as string | false) : false;
-    this.vary('Accept');
-    if (key) {
-      this.set('Content-Type', mediaType(key));
-      handlers[key]!(req, this, next);
-    } else if (handlers.default) {
-      handlers.default(req, this, next);
-    } else {
-      // `types` lists what the server could have sent.
-      next!(createHttpError(406, 'TRESTLE_ERR_NOT_ACCEPTABLE', 'Not Acceptable', { types: keys.map(mediaType) }));
-    }
-    return this;
-  },
-
   /** Sets Location, percent-encoding what a URL may not hold as is (v5: `back` is not special). */
   location(this: ResponseState, url: string): ResponseState {
     this.setHeader('Location', encodeUrl(url));
