@@ -29,6 +29,8 @@ const legacy: Differences = {
   ...beforeV5,
   'an unhandled OPTIONS lists the methods of the matching routes': 'Express 3 lists the verbs of the route table in the runtime\'s order of methods, HEAD counting the GET routes, as Express 4 formats them',
   'a mount path followed by a dot': 'Express 3 mounted by prefix: /apple also serves /apple.html, with req.url "/.html"',
+  'a relative redirect': 'Express 3 resolved a bare relative URL against the app\'s mount path ("" at the top: "c" is "/c")',
+  'relative redirects in a mounted app': 'Express 3 resolved "x" against the mount path, "./x" and "../x" against the request path',
 };
 
 export const DIFFERENCES: Record<Generation, Differences> = { v5: {}, v4, legacy };
@@ -78,7 +80,7 @@ export const TRESTLE_ONLY: Record<Generation, Differences> = {
 
 const md5ETag = 'Express 3 tagged with MD5 (etag 1.7); trestle/legacy with SHA-1 as Express 4 and 5 do: same freshness rules, other tag text';
 const typeCharset = 'Express 3 res.type()/res.set() did not add "; charset=utf-8" to Content-Type';
-const location = 'Express 3 res.location() neither percent-encoded nor kept relative URLs (it resolved them against the mount path)';
+const location = 'Express 3 res.location() did not percent-encode; trestle/legacy does, as later generations';
 
 /**
  * Cases where trestle/legacy still answers differently from Express 3 and no
@@ -109,7 +111,6 @@ export const KNOWN_GAPS: Record<Generation, Differences> = {
     'type() maps an extension or a name to a MIME type': typeCharset,
     'contentType() is type()': typeCharset,
     'location encodes the URL': location,
-    'a relative redirect is left as given': location,
     'redirect encodes the URL and escapes it in the HTML body': location,
     'redirect is a 302 with Location and an HTML body for browsers': 'Express 3 linked the URL in the HTML page and wrote "charset=UTF-8"',
     'redirect body as text': 'Express 3 wrote "charset=UTF-8"',

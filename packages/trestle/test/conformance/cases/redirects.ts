@@ -63,10 +63,35 @@ export const redirectCases: Case[] = [
     expect: [{ status: 302, body: 'Found. Redirecting to http://example.com/x', headers: { location: 'http://example.com/x' } }],
   },
   {
-    name: 'a relative redirect is left as given',
+    name: 'a relative redirect',
     setup: (app) => app.get('/a/b', (_req, res) => res.redirect('c')),
     send: [{ path: '/a/b', headers: { accept: 'text/plain' } }],
     expect: [{ status: 302, headers: { location: 'c' } }],
+    legacy: [{ status: 302, headers: { location: '/c' } }],
+  },
+  {
+    name: 'relative redirects in a mounted app',
+    setup: (app, fw) => {
+      const sub = fw();
+      sub.get('/x', (_req, res) => res.redirect('login'));
+      sub.get('/a/b', (_req, res) => res.redirect('./c'));
+      sub.get('/up/b', (_req, res) => res.redirect('../d?q=1'));
+      sub.get('/abs', (_req, res) => res.redirect('//cdn.example.com/y'));
+      app.use('/admin', sub);
+    },
+    send: ['/admin/x', '/admin/a/b', '/admin/up/b', '/admin/abs'].map((path) => ({ path, headers: { accept: 'text/plain' } })),
+    expect: [
+      { status: 302, headers: { location: 'login' } },
+      { status: 302, headers: { location: './c' } },
+      { status: 302, headers: { location: '../d?q=1' } },
+      { status: 302, headers: { location: '//cdn.example.com/y' } },
+    ],
+    legacy: [
+      { status: 302, headers: { location: '/admin/login' } },
+      { status: 302, headers: { location: '/admin/a/b/c' } },
+      { status: 302, headers: { location: '/admin/up/d?q=1' } },
+      { status: 302, headers: { location: '//cdn.example.com/y' } },
+    ],
   },
   {
     name: "redirect('back')",
