@@ -40,16 +40,16 @@ const v5Page: RedirectPage = (message, href) =>
   `<!DOCTYPE html><head><title>${message}</title></head><body><p>${message}. Redirecting to ${href}</p></body>`;
 
 /** What a redirect's body says, as text or HTML per the Accept header (empty when neither is accepted). */
-function redirectBody(res: ResponseState, status: number, location: string, page: RedirectPage): string {
+function redirectBody(res: ResponseState, status: number, location: string, page: RedirectPage, charset: string): string {
   const type = accepts(res.req as unknown as IncomingMessage).types(REDIRECT_TYPES) as string | false;
   res.vary('Accept');
   const message = statuses.message[status];
   if (type === 'text') {
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Content-Type', `text/plain; charset=${charset}`);
     return `${message}. Redirecting to ${location}`;
   }
   if (type === 'html') {
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Type', `text/html; charset=${charset}`);
     return page(`${message}`, escapeHtml(location));
   }
   return '';
@@ -57,9 +57,10 @@ function redirectBody(res: ResponseState, status: number, location: string, page
 
 /**
  * `redirect(url)` or `redirect(status, url)`, 302 by default, answering
- * browsers with `page` (generations before v5 send a shorter page).
+ * browsers with `page` (generations before v5 send a shorter page) in
+ * `charset` (Express 3 wrote it `UTF-8`).
  */
-export function makeRedirect(page: RedirectPage): (this: ResponseState, url: unknown, target?: unknown) => void {
+export function makeRedirect(page: RedirectPage, charset = 'utf-8'): (this: ResponseState, url: unknown, target?: unknown) => void {
   return function redirect(this: ResponseState, url: unknown, target?: unknown): void {
     let address = url;
     let status = 302 as number;
@@ -73,7 +74,7 @@ export function makeRedirect(page: RedirectPage): (this: ResponseState, url: unk
     // Through location(), so a generation that answers it differently redirects the same way.
     this.location(address as string);
     const location = String(this.getHeader('Location'));
-    const body = redirectBody(this, status, location, page);
+    const body = redirectBody(this, status, location, page, charset);
     this.status(status);
     this.setHeader('Content-Length', String(Buffer.byteLength(body)));
     if (this.req.method === 'HEAD') this.end();

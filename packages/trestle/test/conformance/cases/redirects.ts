@@ -8,13 +8,14 @@ export const redirectCases: Case[] = [
     send: [{ path: '/', headers: { accept: 'text/html' } }],
     expect: [{ status: 302, body: '<!DOCTYPE html><head><title>Found</title></head><body><p>Found. Redirecting to /to</p></body>', headers: { location: '/to', 'content-type': 'text/html; charset=utf-8' } }],
     v4: [{ status: 302, body: '<p>Found. Redirecting to /to</p>', headers: { location: '/to', 'content-type': 'text/html; charset=utf-8' } }],
-    legacy: [{ status: 302, body: '<p>Found. Redirecting to /to</p>', headers: { location: '/to', 'content-type': 'text/html; charset=utf-8' } }],
+    legacy: [{ status: 302, body: '<p>Found. Redirecting to <a href="/to">/to</a></p>', headers: { location: '/to', 'content-type': 'text/html; charset=UTF-8' } }],
   },
   {
     name: 'redirect body as text',
     setup: (app) => app.get('/', (_req, res) => res.redirect('/to')),
     send: [{ path: '/', headers: { accept: 'text/plain' } }],
     expect: [{ status: 302, body: 'Found. Redirecting to /to', headers: { 'content-type': 'text/plain; charset=utf-8' } }],
+    legacy: [{ status: 302, body: 'Found. Redirecting to /to', headers: { 'content-type': 'text/plain; charset=UTF-8' } }],
   },
   {
     name: 'redirect body when the client accepts neither',
@@ -54,7 +55,7 @@ export const redirectCases: Case[] = [
     send: [{ path: '/', headers: { accept: 'text/html' } }],
     expect: [{ status: 302, body: '<!DOCTYPE html><head><title>Found</title></head><body><p>Found. Redirecting to /a%20b?q=%3Cx%3E&amp;y=%22z%22</p></body>', headers: { location: '/a%20b?q=%3Cx%3E&y=%22z%22' } }],
     v4: [{ status: 302, body: '<p>Found. Redirecting to /a%20b?q=%3Cx%3E&amp;y=%22z%22</p>', headers: { location: '/a%20b?q=%3Cx%3E&y=%22z%22' } }],
-    legacy: [{ status: 302, body: '<p>Found. Redirecting to /a%20b?q=%3Cx%3E&amp;y=%22z%22</p>', headers: { location: '/a%20b?q=%3Cx%3E&y=%22z%22' } }],
+    legacy: [{ status: 302, body: '<p>Found. Redirecting to <a href="/a%20b?q=%3Cx%3E&amp;y=%22z%22">/a%20b?q=%3Cx%3E&amp;y=%22z%22</a></p>', headers: { location: '/a%20b?q=%3Cx%3E&y=%22z%22' } }],
   },
   {
     name: 'redirect to an absolute URL',

@@ -42,6 +42,10 @@ export const sendCases: Case[] = [
       { status: 200, body: 'hello', headers: { 'content-type': 'application/octet-stream', 'content-length': '5', etag: HELLO_ETAG } },
       { status: 200, body: 'hello', headers: { 'content-type': 'text/plain; charset=utf-8' } },
     ],
+    legacy: [
+      { status: 200, body: 'hello', headers: { 'content-type': 'application/octet-stream', 'content-length': '5', etag: HELLO_ETAG } },
+      { status: 200, body: 'hello', headers: { 'content-type': 'text/plain' } },
+    ],
   },
   {
     name: 'send(object) and send(array) are JSON',
