@@ -12,21 +12,53 @@ const deprecate = depd('trestle');
 
 const REDIRECT_TYPES = ['text', 'html'];
 
+/** The HTML a redirect answers browsers with, from the status message and the escaped location. */
+export type RedirectPage = (message: string, href: string) => string;
+
+const v5Page: RedirectPage = (message, href) =>
+  `<!DOCTYPE html><head><title>${message}</title></head><body><p>${message}. Redirecting to ${href}</p></body>`;
+
 /** What a redirect's body says, as text or HTML per the Accept header (empty when neither is accepted). */
-function redirectBody(res: ResponseState, status: number, location: string): string {
+function redirectBody(res: ResponseState, status: number, location: string, page: RedirectPage, charset: string): string {
   const type = accepts(res.req as unknown as IncomingMessage).types(REDIRECT_TYPES) as string | false;
   res.vary('Accept');
   const message = statuses.message[status];
   if (type === 'text') {
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Content-Type', `text/plain; charset=${charset}`);
     return `${message}. Redirecting to ${location}`;
   }
   if (type === 'html') {
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    const title = `${message}`;
-    return `<!DOCTYPE html><head><title>${title}</title></head><body><p>${title}. Redirecting to ${escapeHtml(location)}</p></body>`;
+    res.setHeader('Content-Type', `text/html; charset=${charset}`);
+    return page(`${message}`, escapeHtml(location));
   }
   return '';
+}
+
+/**
+ * `redirect(url)` or `redirect(status, url)`, 302 by default, answering
+ * browsers with `page` (generations before v5 send a shorter page) in
+ * `charset` (Express 3 wrote it `UTF-8`).
+ */
+export function makeRedirect(page: RedirectPage, charset = 'utf-8'): (this: ResponseState, url: unknown, target?: unknown) => void {
+  return function redirect(this: ResponseState, url: unknown, target?: unknown): void {
+    let address = url;
+    let status = 302 as number;
+    if (arguments.length >= 2) {
+      status = url as number;
+      address = target;
+    }
+    if (!address) deprecate('res.redirect(undefined): Provide a url argument');
+    if (typeof address !== 'string') deprecate('res.redirect(url): Url must be a string');
+    if (typeof status !== 'number') deprecate('res.redirect(status, url): Status must be a number');
+    // Through location(), so a generation that answers it differently redirects the same way.
+    this.location(address as string);
+    const location = String(this.getHeader('Location'));
+    const body = redirectBody(this, status, location, page, charset);
+    this.status(status);
+    this.setHeader('Content-Length', String(Buffer.byteLength(body)));
+    if (this.req.method === 'HEAD') this.end();
+    else this.end(body);
+  };
 }
 
 export const redirectMembers = {
@@ -40,23 +72,5 @@ export const redirectMembers = {
    * `redirect(url)` or `redirect(status, url)`, 302 by default. The body says
    * where to go, as text or HTML (escaped) per the Accept header, or is empty.
    */
-  redirect(this: ResponseState, url: unknown, target?: unknown): void {
-    let address = url;
-    let status = 302 as number;
-    if (arguments.length >= 2) {
-      status = url as number;
-      address = target;
-    }
-    if (!address) deprecate('res.redirect(undefined): Provide a url argument');
-    if (typeof address !== 'string') deprecate('res.redirect(url): Url must be a string');
-    if (typeof status !== 'number') deprecate('res.redirect(status, url): Status must be a number');
-    // Through location(), so a generation that answers it differently redirects the same way.
-    this.location(address as string);
-    const location = String(this.getHeader('Location'));
-    const body = redirectBody(this, status, location);
-    this.status(status);
-    this.setHeader('Content-Length', String(Buffer.byteLength(body)));
-    if (this.req.method === 'HEAD') this.end();
-    else this.end(body);
-  },
+  redirect: makeRedirect(v5Page),
 };

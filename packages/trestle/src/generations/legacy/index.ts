@@ -5,9 +5,9 @@ import { makeV4Compiler } from '../../router/path/v4';
 import type { Profile } from '../profile';
 import { withEmptyBody } from '../v4/body-parsers';
 import { sendOptionsV4 } from '../v4/index';
-import { oldResponseForms } from '../v4/response';
 import { legacyApplication, legacyFactory } from './application';
 import { legacyRequest } from './request';
+import { legacyResponse } from './response';
 
 export const legacy: Profile = {
   router: {
@@ -20,5 +20,5 @@ export const legacy: Profile = {
   settings: { queryParser: 'extended' },
   // Express 3 parsed forms with qs, and said nothing about it.
   bodyParsers: { wrap: withEmptyBody, urlencoded: { extended: true } },
-  overrides: { request: legacyRequest, response: oldResponseForms(false), application: legacyApplication, factory: legacyFactory },
+  overrides: { request: legacyRequest, response: legacyResponse, application: legacyApplication, factory: legacyFactory },
 };

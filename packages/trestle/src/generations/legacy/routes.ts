@@ -3,8 +3,8 @@
 // `app.use(app.router)` placed the table in the middleware chain. Deleting a
 // record from `app.routes` removes the route; OPTIONS is answered from it.
 import { Layer } from '../../router/layer';
-import { methodKey } from '../../router/methods';
-import type { CompiledPath } from '../../router/path/compiled';
+import { flatten, methodKey, methods } from '../../router/methods';
+import type { CompiledPath, PathOptions } from '../../router/path/compiled';
 import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, runParams } from '../../router/params';
 import type { RouterProfile, RoutingRequest } from '../../router/router';
 import { getPathname } from '../../router/url';
@@ -71,12 +71,30 @@ export function createRouteTable(options: TableOptions): RouteTable {
   table.param = param as RouteTable['param'];
   table.route = (method, path, callbacks) => {
     const { sensitive, strict } = options.matchOptions();
-    const matcher = options.profile.compilePath(path as string | RegExp, { end: true, strict, sensitive });
+    const matcher = compileRoutePath(options.profile, path, { end: true, strict, sensitive });
     const record = new LegacyRoute(method, path, callbacks, matcher);
     (table.map[method] ??= []).push(record);
     return record;
   };
   return table;
+}
+
+/** A route path, or an array of them: the route matches when one of them does. */
+function compileRoutePath(profile: RouterProfile, path: unknown, options: PathOptions): CompiledPath {
+  if (!Array.isArray(path)) return profile.compilePath(path as string | RegExp, options);
+  const parts = flatten<string | RegExp>(path).map((p) => profile.compilePath(p, options));
+  return {
+    keys: parts.flatMap((p) => p.keys),
+    prefix: '',
+    regexp: undefined,
+    match(p) {
+      for (const part of parts) {
+        const found = part.match(p);
+        if (found !== null) return found;
+      }
+      return null;
+    },
+  };
 }
 
 /** Routes that may answer `method`: HEAD falls back to the GET routes. */
@@ -135,11 +153,17 @@ function runCallbacks(route: LegacyRoute, req: RoutingRequest, res: unknown, nex
   next();
 }
 
-/** The verbs with a route for `path`, from the live table. */
+/**
+ * The verbs with a route for `path`, from the live table, in the runtime's
+ * order of methods (as Express 3 listed them); HEAD counts the GET routes
+ * while no HEAD route exists.
+ */
 function answerOptions(table: RouteTable, path: string, res: unknown, next: Next): void {
   const allowed: string[] = [];
-  for (const verb of Object.keys(table.map)) {
-    if (table.map[verb]!.some((r) => r.match(path))) allowed.push(verb.toUpperCase());
+  for (const verb of methods) {
+    if (verb === 'options') continue;
+    const routes = table.map[verb] ?? (verb === 'head' ? table.map.get : undefined);
+    if (routes?.some((r) => r.match(path))) allowed.push(verb.toUpperCase());
   }
   if (allowed.length === 0) return next();
   table.profile.sendOptions(res, allowed, next);

@@ -2,17 +2,34 @@
 // either order (`res.send(404, 'x')`, `res.json(obj, 201)`), `res.send(404)`
 // as a status, `res.redirect(url, status)`, `back` as the Referrer, and
 // `res.sendfile`. v4 accepts them with a deprecation warning; legacy, where
-// they were the documented API, without one.
+// they were the documented API, without one. Also what these generations
+// answered differently: the shorter redirect page, and Content-Disposition as
+// content-disposition 0.5 wrote it (ISO-8859-1 names kept as they are).
+/// <reference path="../../types/vendor-content-disposition-v0.d.ts" />
 import depd from 'depd';
-import { isAbsolute, resolve } from 'node:path';
+import { basename, extname, isAbsolute, resolve } from 'node:path';
 import statuses from 'statuses';
 import { responseMembers, type ResponseState } from '../../response/members';
+import { makeRedirect } from '../../response/redirect';
 
 // depd finds the user's call site from the module that created it.
 const deprecate = depd('trestle');
 
 type Method = (this: ResponseState, ...args: unknown[]) => unknown;
 const core = responseMembers as Record<string, Method>;
+
+const redirectV4 = makeRedirect((message, href) => `<p>${message}. Redirecting to ${href}</p>`) as Method;
+
+// Loaded on the first attachment() only: most apps never call it.
+let contentDispositionV0: typeof import('content-disposition-v0') | undefined;
+
+/** `res.attachment()` with Express 4's Content-Disposition. */
+function attachment(this: ResponseState, filename?: string): ResponseState {
+  contentDispositionV0 ??= require('content-disposition-v0') as typeof import('content-disposition-v0');
+  if (filename) this.type(extname(filename));
+  this.setHeader('Content-Disposition', contentDispositionV0(filename === undefined ? undefined : basename(filename)));
+  return this;
+}
 
 function method(fn: Method): PropertyDescriptor {
   return { configurable: true, enumerable: true, writable: true, value: fn };
@@ -66,10 +83,11 @@ export function oldResponseForms(warn: boolean): PropertyDescriptorMap {
     redirect: method(function redirect(this: ResponseState, ...args: unknown[]) {
       if (args.length === 2 && typeof args[0] !== 'number') {
         note('res.redirect(url, status): Use res.redirect(status, url) instead');
-        return core.redirect!.call(this, args[1], args[0]);
+        return redirectV4.call(this, args[1], args[0]);
       }
-      return core.redirect!.apply(this, args);
+      return redirectV4.apply(this, args);
     }),
+    attachment: method(attachment as Method),
     /** The lower-case `sendfile`: relative paths are taken from the working directory. */
     sendfile: method(function sendfile(this: ResponseState, path: unknown, ...rest: unknown[]) {
       note('res.sendfile: Use res.sendFile instead');

@@ -1,0 +1,78 @@
+// The response of the generation before v4: the old forms v4 also accepts
+// (without warnings here), Express 3's reading of a relative redirect, its
+// redirect page, and Content-Type as res.type()/res.set() left it (no charset
+// added: send() adds one to the strings it sends).
+import mime from 'mime-types';
+import type { App } from '../../app/application';
+import { getPathname } from '../../router/url';
+import { headerMembers } from '../../response/headers';
+import { makeRedirect, redirectMembers } from '../../response/redirect';
+import type { ResponseState } from '../../response/members';
+import { oldResponseForms } from '../v4/response';
+
+type HeaderValue = string | number | readonly string[];
+
+const coreLocation = redirectMembers.location;
+
+/**
+ * Where a Location given relative points, as Express 3 saw it: `back` is the
+ * Referrer (else `/`); `./x` and `../x` are taken from the request's path; a
+ * bare `x` from the app's mount path (`login` in an app mounted on `/admin`
+ * is `/admin/login`). Absolute and protocol-relative URLs stay as they are.
+ */
+function resolveLocation(res: ResponseState, url: string): string {
+  const req = res.req as unknown as { get(name: string): string | undefined; originalUrl?: string; url?: string; app: App };
+  const target = url === 'back' ? req.get('Referrer') || '/' : url;
+  if (target.includes('://') || target.startsWith('//')) return target;
+  if (target[0] === '.') {
+    const path = getPathname(req.originalUrl ?? req.url ?? '/');
+    const base = new URL(target, `http://host${path.endsWith('/') ? path : `${path}/`}`);
+    return base.pathname + base.search + base.hash;
+  }
+  if (target[0] !== '/') return `${req.app.path()}/${target}`;
+  return target;
+}
+
+function location(this: ResponseState, url: string): ResponseState {
+  return coreLocation.call(this, resolveLocation(this, url));
+}
+
+const redirectPage = makeRedirect((message, href) => `<p>${message}. Redirecting to <a href="${href}">${href}</a></p>`, 'UTF-8');
+
+/** `redirect([status,] url)`, or `redirect(url, status)`, the order Express 3 also took. */
+function redirect(this: ResponseState, ...args: unknown[]): void {
+  if (args.length === 2 && typeof args[0] !== 'number') return redirectPage.call(this, args[1], args[0]);
+  return redirectPage.call(this, args[0], ...args.slice(1));
+}
+
+/** `res.type('json')` is `application/json`, with no charset, as the `mime` lookup of Express 3 gave it. */
+function type(this: ResponseState, value: string): ResponseState {
+  const full = value.includes('/') ? value : mime.lookup(value) || 'application/octet-stream';
+  this.setHeader('Content-Type', full);
+  return this;
+}
+
+/** `set()` as Express 3 had it: values as strings, Content-Type as given. */
+function set(this: ResponseState, field: string | Record<string, HeaderValue>, value?: HeaderValue): ResponseState {
+  if (typeof field !== 'string') {
+    for (const key of Object.keys(field)) set.call(this, key, field[key]);
+    return this;
+  }
+  if (field.toLowerCase() !== 'content-type') return headerMembers.set.call(this, field, value as string);
+  this.setHeader(field, Array.isArray(value) ? value.map(String) : String(value));
+  return this;
+}
+
+function method(fn: (this: ResponseState, ...args: never[]) => unknown): PropertyDescriptor {
+  return { configurable: true, enumerable: true, writable: true, value: fn };
+}
+
+export const legacyResponse: PropertyDescriptorMap = {
+  ...oldResponseForms(false),
+  location: method(location),
+  redirect: method(redirect),
+  type: method(type),
+  contentType: method(type),
+  set: method(set),
+  header: method(set),
+};

@@ -1,0 +1,9 @@
+// Every conformance case, by concern.
+import type { Case } from '../harness';
+import { headerCases } from './headers';
+import { paramCases } from './params';
+import { redirectCases } from './redirects';
+import { routing } from './routing';
+import { sendCases } from './send';
+
+export const CASES: readonly Case[] = [...routing, ...paramCases, ...sendCases, ...headerCases, ...redirectCases];
