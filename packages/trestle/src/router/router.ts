@@ -42,10 +42,13 @@ export interface RoutingRequest {
 
 export interface RouterInstance {
   (req: RoutingRequest, res: unknown, next: Next): void;
+  /** The layers, in order: a view of `_layers` that tells the router of every change made through it. */
   stack: Layer[];
-  /** The candidate index of `stack` as it was at `_indexedLength` layers. */
-  _layerIndex?: LayerIndex | undefined;
-  _indexedLength?: number;
+  /** The array `stack` shows; the router reads it directly. */
+  _layers: Layer[];
+  /** The candidate index of `_layers`; stale once anything changed the stack. */
+  _layerIndex: LayerIndex | undefined;
+  _indexStale: boolean;
   params: Record<string, ParamFn[]>;
   _params: ParamFactory[];
   caseSensitive: boolean;
@@ -88,8 +91,60 @@ export function createRouter(proto: object, options: RouterOptions = {}): Router
   router.caseSensitive = Boolean(options.caseSensitive);
   router.mergeParams = Boolean(options.mergeParams);
   router.strict = Boolean(options.strict);
-  router.stack = [];
+  defineStack(router);
   return router;
+}
+
+/**
+ * `router.stack` is public and mutable: apps and tools splice, replace,
+ * sort and re-assign it at run time, and the next request must see it.
+ * The layer index is cached, so the router must learn of every change.
+ * Users get the array through a Proxy whose write traps mark the index
+ * stale; the router itself reads the plain array underneath, so no request
+ * pays for the Proxy (a read through one measured over 100 ns here, a plain
+ * array's a few ns).
+ * Assigning a new array wraps it the same way.
+ */
+function defineStack(router: RouterInstance): void {
+  const stale = (): void => {
+    router._indexStale = true;
+  };
+  const traps: ProxyHandler<Layer[]> = {
+    set(target, key, value) {
+      stale();
+      return Reflect.set(target, key, value);
+    },
+    deleteProperty(target, key) {
+      stale();
+      return Reflect.deleteProperty(target, key);
+    },
+    defineProperty(target, key, descriptor) {
+      stale();
+      return Reflect.defineProperty(target, key, descriptor);
+    },
+  };
+  let view: Layer[] = [];
+  const adopt = (layers: Layer[]): void => {
+    router._layers = layers;
+    router._layerIndex = undefined;
+    router._indexStale = true;
+    view = new Proxy(layers, traps);
+  };
+  adopt([]);
+  Object.defineProperty(router, 'stack', {
+    configurable: true,
+    enumerable: true,
+    get: () => view,
+    set(layers: Layer[]) {
+      adopt(layers);
+    },
+  });
+}
+
+/** Adds a layer at the end of the stack (what use() and route() do). */
+function pushLayer(router: RouterInstance, layer: Layer): void {
+  router._layers.push(layer);
+  router._indexStale = true;
 }
 
 function compile(router: RouterInstance, path: unknown, end: boolean, strict: boolean): Layer['matchers'] {
@@ -122,7 +177,7 @@ function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
     if (typeof fn !== 'function') {
       throw new TypeError(`argument handler must be a function, got ${Object.prototype.toString.call(fn)}`);
     }
-    this.stack.push(new Layer(matchers, fn as AnyHandler, matchesAll));
+    pushLayer(this, new Layer(matchers, fn as AnyHandler, matchesAll));
   }
   return this;
 }
@@ -133,7 +188,7 @@ function route(this: RouterInstance, path: unknown): Route {
     r.dispatch(req, res, next);
   });
   layer.route = r;
-  this.stack.push(layer);
+  pushLayer(this, layer);
   return r;
 }
 
@@ -141,7 +196,9 @@ function route(this: RouterInstance, path: unknown): Route {
 /** The request's walk through this router's stack. */
 function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Next): void {
   const router = this;
-  const stack = router.stack;
+  // As in Express, a request walks the array it started with, even if
+  // `router.stack` is assigned a new one meanwhile.
+  const stack = router._layers;
   const separators = router.profile.mountSeparators;
   const parentParams = req.params;
   const parentUrl = req.baseUrl ?? '';
@@ -157,6 +214,7 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
   let path = '';
   let candidates: readonly number[] = [];
   let candidatesFor: string | undefined;
+  let candidatesFrom: LayerIndex | undefined;
   let ci = 0;
 
   // Leaving this router: the request looks as it did when it came in.
@@ -217,16 +275,17 @@ function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Ne
       lastUrl = req.url;
       path = getPathname(lastUrl);
     }
-    const index = layerIndex(router);
+    const index = layerIndex(router, stack);
     let layer: Layer | undefined;
     let route: Route | undefined;
     let matched = false;
     while (!matched && idx < stack.length) {
       if (index !== undefined) {
         // Jump to the next layer that can match this path at all.
-        if (path !== candidatesFor) {
+        if (path !== candidatesFor || index !== candidatesFrom) {
           candidates = index.candidates(path);
           candidatesFor = path;
+          candidatesFrom = index;
           ci = 0;
         }
         while (ci < candidates.length && candidates[ci]! < idx) ci++;
@@ -322,11 +381,14 @@ function appendMethods(list: string[], add: string[]): void {
 }
 
 
-/** The router's layer index, rebuilt when its stack has grown or shrunk since. */
-function layerIndex(router: RouterInstance): LayerIndex | undefined {
-  if (router._indexedLength !== router.stack.length) {
-    router._layerIndex = buildIndex(router.stack, router.caseSensitive);
-    router._indexedLength = router.stack.length;
+/**
+ * The router's layer index for `stack`, rebuilt when the stack changed
+ * since; none for a request still walking an array the router replaced.
+ */
+function layerIndex(router: RouterInstance, stack: Layer[]): LayerIndex | undefined {
+  if (router._indexStale) {
+    router._layerIndex = buildIndex(router._layers, router.caseSensitive);
+    router._indexStale = false;
   }
-  return router._layerIndex;
+  return stack === router._layers ? router._layerIndex : undefined;
 }
