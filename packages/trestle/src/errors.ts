@@ -55,3 +55,8 @@ export function withStatus(thrown: unknown, status: number, details?: Record<str
 function validStatus(value: unknown): number | undefined {
   return typeof value === 'number' && value >= 400 && value < 600 ? value : undefined;
 }
+
+/** An error of class `Ctor` with Express's wording and a stable `code` (`TRESTLE_ERR_...`). */
+export function codedError<E extends Error>(Ctor: new (message: string) => E, message: string, code: string): E & { code: string } {
+  return Object.assign(new Ctor(message), { code });
+}

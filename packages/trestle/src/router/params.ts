@@ -28,7 +28,7 @@ export interface ParamRegistry {
   params: Record<string, ParamFn[]>;
   _params: ParamFactory[];
   /** May `param(fn)` redefine how param() behaves? (v4: with a deprecation warning) */
-  profile: { paramFactories: boolean | 'deprecated' };
+  profile: { paramFactories: boolean | 'deprecated'; shape: { paramError(name: string, fn: unknown): Error } };
   param(name: unknown, fn?: unknown): ParamRegistry;
 }
 
@@ -49,7 +49,7 @@ export function param(this: ParamRegistry, name: unknown, fn?: unknown): ParamRe
   const key = name[0] === ':' ? name.slice(1) : name;
   let handler = fn;
   for (const factory of this._params) handler = factory(key, handler) ?? handler;
-  if (typeof handler !== 'function') throw new TypeError(`argument fn must be a function, got ${Object.prototype.toString.call(handler)}`);
+  if (typeof handler !== 'function') throw this.profile.shape.paramError(key, handler);
   (this.params[key] ??= []).push(handler as ParamFn);
   return this;
 }
