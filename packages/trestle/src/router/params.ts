@@ -121,10 +121,13 @@ export function mergeParams(params: Record<string, unknown>, parent: Record<stri
   if (!(0 in params) || !(0 in parent)) return Object.assign(merged, params);
   let parentCount = 0;
   while (parentCount in parent) parentCount++;
+  let count = 0;
+  while (count in params) count++;
   const shifted: Record<string, unknown> = { ...params };
-  for (let i = 0; i in params; i++) {
-    delete shifted[i];
+  // From the last capture down, so a moved capture is never overwritten or deleted.
+  for (let i = count - 1; i >= 0; i--) {
     shifted[i + parentCount] = params[i];
+    if (i < parentCount) delete shifted[i];
   }
   return Object.assign(merged, shifted);
 }
