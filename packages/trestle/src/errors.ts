@@ -36,7 +36,9 @@ export const ERROR_CODES = {
   TRESTLE_ERR_INVALID_STATUS_CODE: 'res.status() with a status that is not an integer from 100 to 999',
   TRESTLE_ERR_MISSING_ARG: 'a required argument is missing',
   TRESTLE_ERR_NOT_A_VIEW_ENGINE: 'a view engine module without __express',
+  TRESTLE_ERR_PARAM_HANDLER: 'router.param(name, fn) without a function, in the generation\'s words',
   TRESTLE_ERR_REMOVED_IN_V4: 'a member Express 4 removed was read: app.router, or a bundled middleware (v4)',
+  TRESTLE_ERR_ROUTER_HANDLER: 'router.use() without a middleware function, in the generation\'s words',
   TRESTLE_ERR_VIEW_ENGINE_REQUIRED: 'a view name without extension and no view engine setting',
   // Other errors passed on.
   TRESTLE_ERR_PROMISE_REJECTED: 'a handler returned a promise rejected without a reason',

@@ -11,8 +11,8 @@ import { createUrlencoded } from './middleware/urlencoded';
 import type { Profile } from './generations/profile';
 import { requestMembers } from './request/properties';
 import { responseMembers } from './response/members';
+import { type RouterFactory, routerFactory } from './router/factory';
 import { Route } from './router/route';
-import { createRouter, type RouterOptions, routerPrototype } from './router/router';
 
 /** Copies the own properties (getters included) of each source onto target. */
 function mixin(target: object, ...sources: object[]): void {
@@ -29,7 +29,7 @@ export interface Framework {
   application: object;
   request: object;
   response: object;
-  Router: (options?: RouterOptions) => unknown;
+  Router: RouterFactory;
   Route: typeof Route;
   json: typeof json;
   urlencoded: ReturnType<typeof createUrlencoded>;
@@ -51,7 +51,7 @@ export function createFramework(profile: Profile): Framework {
   mixin(application, applicationMembers);
   Object.defineProperties(application, profile.overrides.application);
 
-  const routerProto = routerPrototype(profile.router);
+  const { Router, proto: routerProto } = routerFactory(profile.router);
   const parts: FrameworkParts = { profile, routerProto, queryParser: profile.settings.queryParser, poweredBy: 'Trestle' };
 
   function createApplication(): App {
@@ -82,9 +82,7 @@ export function createFramework(profile: Profile): Framework {
   framework.application = application;
   framework.request = request;
   framework.response = response;
-  framework.Router = function Router(options?: RouterOptions) {
-    return createRouter(routerProto, options);
-  };
+  framework.Router = Router;
   framework.Route = Route;
   const { wrap } = profile.bodyParsers;
   framework.json = wrap(json);

@@ -25,9 +25,9 @@ export interface App {
   parent: App | undefined;
   request: object;
   response: object;
-  _router: RouterInstance | undefined;
+  /** The app router once created (see appRouter): Express 5 shows it as `app.router`, Express 4 as `app._router`. */
+  [kAppRouter]?: RouterInstance;
   readonly router: RouterInstance;
-  lazyrouter(): RouterInstance;
   _framework: FrameworkParts;
   /** Subclasses of node's request and response whose prototypes are `request`/`response`. */
   _classes: { IncomingMessage: unknown; ServerResponse: unknown };
@@ -50,6 +50,25 @@ export interface FrameworkParts {
 }
 
 const kTrestleApp = Symbol.for('trestle.app');
+export const kAppRouter = Symbol('trestle.appRouter');
+
+/**
+ * The app's middleware and route stack, created on first use with the
+ * app's routing settings. Its methods are the ones routers inherit, so
+ * replacing them there (as tracing tools do) reaches the app's routing too.
+ */
+export function appRouter(app: App): RouterInstance {
+  let router = app[kAppRouter];
+  if (router === undefined) {
+    router = createRouter(app._framework.routerProto, {
+      caseSensitive: app.enabled('case sensitive routing'),
+      strict: app.enabled('strict routing'),
+    });
+    app[kAppRouter] = router;
+    for (const fn of app._framework.profile.router.shape.appLayers) router.use(fn);
+  }
+  return router;
+}
 
 export function isApp(fn: unknown): fn is App {
   return typeof fn === 'function' && (kTrestleApp in fn || (typeof (fn as Partial<App>).handle === 'function' && typeof (fn as Partial<App>).set === 'function'));
@@ -74,7 +93,6 @@ export const applicationMembers = {
     this.locals = createLocals(this.settings);
     this.mountpath = '/';
     this.parent = undefined;
-    this._router = undefined;
     // A mounted app inherits what its parent has, unless it set it itself.
     this.on('mount', (parent) => {
       const p = parent as App;
@@ -85,18 +103,9 @@ export const applicationMembers = {
     });
   },
 
-  /** The app's middleware and route stack, created on first use. */
-  lazyrouter(this: App): RouterInstance {
-    this._router ??= createRouter(this._framework.routerProto, {
-      caseSensitive: this.enabled('case sensitive routing'),
-      strict: this.enabled('strict routing'),
-    });
-    return this._router;
-  },
-
   /** The application router (a profile may answer differently). */
   get router(): RouterInstance {
-    return (this as unknown as App).lazyrouter();
+    return appRouter(this as unknown as App);
   },
 
   /** Entry of every request: the app router, then the final handler. */
@@ -118,7 +127,7 @@ export const applicationMembers = {
   use(this: App, ...args: unknown[]): App {
     const { path, handlers: fns } = useArguments(args);
     if (fns.length === 0) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'app.use() requires a middleware function');
-    const router = this.lazyrouter();
+    const router = appRouter(this);
     for (const fn of fns) {
       if (!isApp(fn)) {
         router.use(path, fn);
@@ -130,17 +139,17 @@ export const applicationMembers = {
   },
 
   route(this: App, path: unknown) {
-    return this.lazyrouter().route(path);
+    return appRouter(this).route(path);
   },
 
   param(this: App, name: unknown, fn?: unknown): App {
-    this.lazyrouter().param(name, fn);
+    appRouter(this).param(name, fn);
     return this;
   },
 
   /** Every method of `http.METHODS` (so `req.route.methods` lists them all, as Express's does). */
   all(this: App, path: unknown, ...handlers: unknown[]): App {
-    const route = this.lazyrouter().route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
+    const route = appRouter(this).route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
     for (const method of methods) route[method]!(...handlers);
     return this;
   },
@@ -243,7 +252,7 @@ export const applicationMembers = {
 function routeMethod(method: string) {
   return function (this: App, path: unknown, ...handlers: unknown[]): unknown {
     if (method === 'get' && handlers.length === 0) return this.set(path as string);
-    const route = this.lazyrouter().route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
+    const route = appRouter(this).route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
     route[method]!(...handlers);
     return this;
   };
@@ -272,13 +281,13 @@ function run(app: App, req: Req, res: Res, done: Next): void {
   if (app.settings['x-powered-by']) putPoweredBy(res, app._framework.poweredBy);
   (req as Req & { res?: Res }).res = res;
   (res as Res & { req?: Req }).req = req;
-  app.lazyrouter().handle(req as never, res, done);
+  appRouter(app).handle(req as never, res, done);
 }
 
 function mountApp(parent: App, path: unknown, child: App): void {
   child.mountpath = path;
   child.parent = parent;
-  parent.lazyrouter().use(path, function mounted_app(req: Req, res: Res, next: Next) {
+  appRouter(parent).use(path, function mounted_app(req: Req, res: Res, next: Next) {
     if (inheritsAsIs(child, req, res)) {
       const orig = req.app!;
       // Only `app` differs: shadow it rather than swap prototypes (see below).

@@ -1,7 +1,28 @@
 // The v5 generation (Express 5): the core as it is, with the v5 path syntax.
 import type { ServerResponse } from 'node:http';
+import { createError } from '../errors';
 import { compileV5Path } from '../router/path/v5';
+import type { RouterShape } from '../router/router';
 import type { Profile } from './profile';
+
+/**
+ * Express 5 (router 2): routers inherit `Router.prototype`, a `use('/')`
+ * layer is flagged `slash`, and misuse is reported in router 2's words.
+ */
+const shape: RouterShape = {
+  factory: 'constructor',
+  boundDispatch: false,
+  appLayers: [],
+  exposeLayer(layer, path, options) {
+    layer.slash = path === '/' && !options.end;
+  },
+  useError(_fn, missing) {
+    return createError(TypeError, 'TRESTLE_ERR_ROUTER_HANDLER', missing ? 'argument handler is required' : 'argument handler must be a function');
+  },
+  paramError(_name, fn) {
+    return createError(TypeError, 'TRESTLE_ERR_PARAM_HANDLER', fn ? 'argument fn must be a function' : 'argument fn is required');
+  },
+};
 
 /** v5 answers an unhandled OPTIONS with the sorted, de-duplicated method list. */
 function sendOptions(res: unknown, methods: string[], next: (err?: unknown) => void): void {
@@ -19,7 +40,7 @@ function sendOptions(res: unknown, methods: string[], next: (err?: unknown) => v
 }
 
 export const v5: Profile = {
-  router: { compilePath: compileV5Path, mountSeparators: '/', sendOptions, paramFactories: false },
+  router: { compilePath: compileV5Path, mountSeparators: '/', sendOptions, paramFactories: false, shape },
   settings: { queryParser: 'simple' },
   bodyParsers: { wrap: (make) => make, urlencoded: { extended: false } },
   overrides: { request: {}, response: {}, application: {}, factory: {} },

@@ -1,7 +1,9 @@
 // The request prototype's own members. Each app's `app.request` inherits from
 // the profile's request object, which inherits from these and from node's
 // IncomingMessage, so everything node gives a request stays available.
+import type { IncomingMessage } from 'node:http';
 import fresh from 'fresh';
+import type parseurlFn from 'parseurl';
 import { negotiationMembers } from './negotiation';
 import { proxyMembers } from './proxy';
 import { getPathname, getSearch } from '../router/url';
@@ -23,6 +25,59 @@ interface QueryCache {
   search: string;
   value: unknown;
 }
+
+const kParsedUrl = Symbol('trestle.parsedUrl');
+const kParsedOriginalUrl = Symbol('trestle.parsedOriginalUrl');
+type ParsedUrl = ReturnType<typeof parseurlFn> & { _raw?: string };
+interface ParsedSlots {
+  url?: string;
+  originalUrl?: string;
+  [kParsedUrl]?: ParsedUrl;
+  [kParsedOriginalUrl]?: ParsedUrl;
+}
+
+// Only middleware that read `req._parsedUrl` themselves need the parser.
+let parseurl: typeof parseurlFn | undefined;
+
+/**
+ * `url` as the `parseurl` package parses it, kept in `slot` while `url`
+ * stays the same (parseurl's own test: `_raw`). parseurl is given a
+ * stand-in request, so it never reads these getters back.
+ */
+function parsedFor(req: ParsedSlots, url: string, slot: typeof kParsedUrl | typeof kParsedOriginalUrl): ParsedUrl {
+  const cached = req[slot];
+  if (cached !== undefined && cached !== null && cached._raw === url) return cached;
+  parseurl ??= require('parseurl') as typeof parseurlFn;
+  const parsed = parseurl({ url } as IncomingMessage) as ParsedUrl;
+  req[slot] = parsed;
+  return parsed;
+}
+
+/**
+ * `req._parsedUrl` and `req._parsedOriginalUrl`, as the `parseurl` package
+ * leaves them on a request. Express routes with them, so middleware read
+ * `req._parsedUrl.pathname` directly; trestle's router does not need the
+ * parse, so it is made on first read, for the URL the request has then
+ * (inside a mount, the rest of the path, as Express's router leaves it).
+ * Assignable, as parseurl itself assigns them.
+ */
+export const parsedUrlMembers = {
+  get _parsedUrl(): ParsedUrl | undefined {
+    const self = this as ParsedSlots;
+    return self.url === undefined ? undefined : parsedFor(self, self.url, kParsedUrl);
+  },
+  set _parsedUrl(value: ParsedUrl | undefined) {
+    (this as ParsedSlots)[kParsedUrl] = value;
+  },
+  get _parsedOriginalUrl(): ParsedUrl | undefined {
+    const self = this as ParsedSlots;
+    if (typeof self.originalUrl !== 'string') return (this as { _parsedUrl?: ParsedUrl })._parsedUrl;
+    return parsedFor(self, self.originalUrl, kParsedOriginalUrl);
+  },
+  set _parsedOriginalUrl(value: ParsedUrl | undefined) {
+    (this as ParsedSlots)[kParsedOriginalUrl] = value;
+  },
+};
 
 /** Property descriptors shared by every profile's request object. */
 export const requestMembers = {
@@ -99,3 +154,4 @@ Object.defineProperty(requestMembers, 'header', Object.getOwnPropertyDescriptor(
 // Getters are copied as getters: spreading the objects would call them.
 Object.defineProperties(requestMembers, Object.getOwnPropertyDescriptors(proxyMembers));
 Object.defineProperties(requestMembers, Object.getOwnPropertyDescriptors(negotiationMembers));
+Object.defineProperties(requestMembers, Object.getOwnPropertyDescriptors(parsedUrlMembers));

@@ -18,8 +18,12 @@ export class Layer {
   keys: PathKey[];
   method: string | undefined = undefined;
   route: unknown = undefined;
-  /** The v5 matcher list; a v4/legacy layer exposes `regexp` instead. */
+  /** The compiled paths the layer matches with, one per path it was given. */
   matchers: CompiledPath[];
+  /** Express 5's flag for `use('/')` layers; set by the v5 profile (see RouterShape.exposeLayer). */
+  declare slash?: boolean;
+  /** Express 4's path regular expression, with `fast_slash`/`fast_star`; set by the v4 profile. */
+  declare regexp?: RegExp;
   /** `true` for `use('/')`: matches every path, consumes nothing. */
   readonly matchesAll: boolean;
   readonly isErrorHandler: boolean;
@@ -35,10 +39,6 @@ export class Layer {
     // Four declared parameters mark an error handler, as in Express.
     this.isErrorHandler = fn.length === 4;
     this.runsAlways = matchesAll && !this.isErrorHandler;
-  }
-
-  get regexp(): RegExp | undefined {
-    return this.matchers[0]?.regexp;
   }
 
   /** Matches `path`; throws a 400 error for malformed percent-encoding. */

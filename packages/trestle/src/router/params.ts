@@ -29,7 +29,7 @@ export interface ParamRegistry {
   params: Record<string, ParamFn[]>;
   _params: ParamFactory[];
   /** May `param(fn)` redefine how param() behaves? (v4: with a deprecation warning) */
-  profile: { paramFactories: boolean | 'deprecated' };
+  profile: { paramFactories: boolean | 'deprecated'; shape: { paramError(name: string, fn: unknown): Error } };
   param(name: unknown, fn?: unknown): ParamRegistry;
 }
 
@@ -50,7 +50,7 @@ export function param(this: ParamRegistry, name: unknown, fn?: unknown): ParamRe
   const key = name[0] === ':' ? name.slice(1) : name;
   let handler = fn;
   for (const factory of this._params) handler = factory(key, handler) ?? handler;
-  if (typeof handler !== 'function') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `argument fn must be a function, got ${Object.prototype.toString.call(handler)}`);
+  if (typeof handler !== 'function') throw this.profile.shape.paramError(key, handler);
   (this.params[key] ??= []).push(handler as ParamFn);
   return this;
 }
@@ -122,10 +122,13 @@ export function mergeParams(params: Record<string, unknown>, parent: Record<stri
   if (!(0 in params) || !(0 in parent)) return Object.assign(merged, params);
   let parentCount = 0;
   while (parentCount in parent) parentCount++;
+  let count = 0;
+  while (count in params) count++;
   const shifted: Record<string, unknown> = { ...params };
-  for (let i = 0; i in params; i++) {
-    delete shifted[i];
+  // From the last capture down, so a moved capture is never overwritten or deleted.
+  for (let i = count - 1; i >= 0; i--) {
     shifted[i + parentCount] = params[i];
+    if (i < parentCount) delete shifted[i];
   }
   return Object.assign(merged, shifted);
 }

@@ -2,8 +2,10 @@
 import { type AnyHandler, Layer } from './layer';
 import { flatten, methodKey, methods } from './methods';
 import { createError } from '../errors';
+import type { PathOptions } from './path/compiled';
 
 type Next = (err?: unknown) => void;
+const ROUTE_LAYER_PATH: PathOptions = { end: true, strict: false, sensitive: false };
 interface RoutedRequest {
   method?: string | undefined;
   route?: unknown;
@@ -14,9 +16,19 @@ export class Route {
   stack: Layer[] = [];
   /** `{ get: true, ... }` for every method that has a handler; `_all` for `all()`. */
   methods: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
+  /** Gives the route's layers the fields of its generation's layers (set by the router that made it). */
+  declare _exposeLayer?: (layer: Layer, path: unknown, options: PathOptions) => void;
 
   constructor(path: unknown) {
     this.path = path;
+  }
+
+  /** A layer for one of the route's handlers; as in Express, made for the path `/`. */
+  private layer(fn: AnyHandler, method: string | undefined): Layer {
+    const layer = new Layer([], fn);
+    layer.method = method;
+    this._exposeLayer?.(layer, '/', ROUTE_LAYER_PATH);
+    return layer;
   }
 
   /** Does this route answer `method`? A GET route also answers HEAD. */
@@ -80,7 +92,7 @@ export class Route {
 
   all(...handlers: unknown[]): this {
     for (const fn of this.handlers(handlers, 'all')) {
-      this.stack.push(new Layer([], fn));
+      this.stack.push(this.layer(fn, undefined));
       this.methods._all = true;
     }
     return this;
@@ -100,10 +112,8 @@ export class Route {
   /** Adds handlers for one method; `route.get`, `route.post`, ... call it. */
   addMethod(method: string, args: unknown[]): this {
     for (const fn of this.handlers(args, method)) {
-      const layer = new Layer([], fn);
-      layer.method = method;
       this.methods[method] = true;
-      this.stack.push(layer);
+      this.stack.push(this.layer(fn, method));
     }
     return this;
   }

@@ -4,6 +4,7 @@
 import logger from 'logline';
 import { type App, applicationMembers } from '../../app/application';
 import { flatten, methods } from '../../router/methods';
+import { expressFourRouterMembers } from '../v4/application';
 import { bodyParser } from './body-parser';
 import { createRouteTable, type RouteTable } from './routes';
 import { createError } from '../../errors';
@@ -77,7 +78,7 @@ const legacyAppMembers: Record<string, unknown> = {
 for (const method of methods) legacyAppMembers[method] = legacyVerb(method);
 legacyAppMembers.del = legacyAppMembers.delete;
 
-export const legacyApplication: PropertyDescriptorMap = descriptors(legacyAppMembers);
+export const legacyApplication: PropertyDescriptorMap = { ...expressFourRouterMembers, ...descriptors(legacyAppMembers) };
 
 /** The middleware an Express 3 app takes from the framework: the body parser and the logger. */
 export const legacyFactory: PropertyDescriptorMap = descriptors({ bodyParser, logger });

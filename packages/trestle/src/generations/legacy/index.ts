@@ -5,6 +5,7 @@ import { makeV4Compiler } from '../../router/path/v4';
 import type { Profile } from '../profile';
 import { withEmptyBody } from '../v4/body-parsers';
 import { sendOptionsV4 } from '../v4/index';
+import { v4RouterShape } from '../v4/router';
 import { legacyApplication, legacyFactory } from './application';
 import { legacyRequest } from './request';
 import { legacyResponse } from './response';
@@ -16,6 +17,8 @@ export const legacy: Profile = {
     mountSeparators: '/.',
     sendOptions: sendOptionsV4,
     paramFactories: true,
+    // Express 3 kept its middleware in connect's stack: no Express 4 app layers.
+    shape: v4RouterShape('/.', []),
   },
   settings: { queryParser: 'extended' },
   // Express 3 parsed forms with qs, and said nothing about it.

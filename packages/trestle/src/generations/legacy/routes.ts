@@ -5,11 +5,15 @@
 import { Layer } from '../../router/layer';
 import { flatten, methodKey, methods } from '../../router/methods';
 import type { CompiledPath, PathOptions } from '../../router/path/compiled';
+import { makeV4Regexp } from '../../router/path/v4';
 import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, runParams } from '../../router/params';
 import type { RouterProfile, RoutingRequest } from '../../router/router';
 import { getPathname } from '../../router/url';
 
 type Next = (err?: unknown) => void;
+
+/** A record's `regexp`, as Express compiled it: there from the start, whether matching needs it or not. */
+const recordRegexp = makeV4Regexp('/.');
 
 /** A route record as Express 3 apps read it from `app.routes` and `req.route`. */
 export class LegacyRoute {
@@ -17,20 +21,20 @@ export class LegacyRoute {
   method: string;
   callbacks: Array<(...args: never[]) => unknown>;
   keys: Array<{ name: string | number; optional: boolean }>;
-  regexp: RegExp | undefined;
+  regexp: RegExp;
   params: Record<string, unknown> = {};
   /** The Route fields every generation has. */
   stack: Layer[];
   methods: Record<string, boolean>;
   private readonly matcher: CompiledPath;
 
-  constructor(method: string, path: unknown, callbacks: Array<(...args: never[]) => unknown>, matcher: CompiledPath) {
+  constructor(method: string, path: unknown, callbacks: Array<(...args: never[]) => unknown>, matcher: CompiledPath, options: PathOptions) {
     this.path = path;
     this.method = method;
     this.callbacks = callbacks;
     this.matcher = matcher;
     this.keys = matcher.keys.map((k) => ({ name: k.name, optional: k.optional }));
-    this.regexp = matcher.regexp;
+    this.regexp = matcher.regexp ?? recordRegexp(path as string | RegExp, options);
     this.stack = callbacks.map((fn) => Object.assign(new Layer([], fn), { method }));
     this.methods = { [method]: true };
   }
@@ -71,8 +75,9 @@ export function createRouteTable(options: TableOptions): RouteTable {
   table.param = param as RouteTable['param'];
   table.route = (method, path, callbacks) => {
     const { sensitive, strict } = options.matchOptions();
-    const matcher = compileRoutePath(options.profile, path, { end: true, strict, sensitive });
-    const record = new LegacyRoute(method, path, callbacks, matcher);
+    const pathOptions = { end: true, strict, sensitive };
+    const matcher = compileRoutePath(options.profile, path, pathOptions);
+    const record = new LegacyRoute(method, path, callbacks, matcher, pathOptions);
     (table.map[method] ??= []).push(record);
     return record;
   };

@@ -2,19 +2,40 @@
 // `app.router` that explains its removal, the deprecated `app.del`, and the
 // factory's getters for the middleware Express 4 stopped bundling.
 import depd from 'depd';
-import { applicationMembers } from '../../app/application';
+import { type App, applicationMembers, appRouter, kAppRouter } from '../../app/application';
 import { createError } from '../../errors';
+import type { RouterInstance } from '../../router/router';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');
 
-export const v4Application: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
-  /** Express 4 removed `app.router`; asking for it explains the change. */
-  get router(): never {
-    throw createError(Error, 'TRESTLE_ERR_REMOVED_IN_V4', "'app.router' is deprecated!\nPlease see the 3.x to 4.x migration guide for details on how to update your app.");
+/**
+ * Express 4's names for the app router: `app._router`, undefined until the
+ * app routes or handles something (tools test it to tell Express 4 from 5),
+ * and `app.lazyrouter()`, which creates it. Shared with the legacy generation.
+ */
+export const expressFourRouterMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
+  get _router(): RouterInstance | undefined {
+    return (this as unknown as App)[kAppRouter];
   },
-  del: deprecate.function((applicationMembers as Record<string, unknown>).delete as (...args: unknown[]) => unknown, 'app.del: Use app.delete instead'),
+  set _router(router: RouterInstance | undefined) {
+    (this as unknown as App)[kAppRouter] = router;
+  },
+  lazyrouter(this: App): RouterInstance {
+    return appRouter(this);
+  },
 });
+
+export const v4Application: PropertyDescriptorMap = {
+  ...expressFourRouterMembers,
+  ...Object.getOwnPropertyDescriptors({
+    /** Express 4 removed `app.router`; asking for it explains the change. */
+    get router(): never {
+      throw createError(Error, 'TRESTLE_ERR_REMOVED_IN_V4', "'app.router' is deprecated!\nPlease see the 3.x to 4.x migration guide for details on how to update your app.");
+    },
+    del: deprecate.function((applicationMembers as Record<string, unknown>).delete as (...args: unknown[]) => unknown, 'app.del: Use app.delete instead'),
+  }),
+};
 
 /** Middleware Express 4 stopped bundling: asking for one says where it went. */
 const unbundled = ['bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout', 'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache'];

@@ -7,6 +7,7 @@ import { v4Application, v4Factory } from './application';
 import { withEmptyBody } from './body-parsers';
 import { v4Request } from './request';
 import { oldResponseForms } from './response';
+import { expressFourAppLayers, v4RouterShape } from './router';
 
 /**
  * v4 answers an unhandled OPTIONS with the methods in the order the routes
@@ -24,7 +25,7 @@ export function sendOptionsV4(res: unknown, methods: string[], next: (err?: unkn
 }
 
 export const v4: Profile = {
-  router: { compilePath: makeV4Compiler('/'), mountSeparators: '/', sendOptions: sendOptionsV4, paramFactories: 'deprecated' },
+  router: { compilePath: makeV4Compiler('/'), mountSeparators: '/', sendOptions: sendOptionsV4, paramFactories: 'deprecated', shape: v4RouterShape('/', expressFourAppLayers) },
   settings: { queryParser: 'extended' },
   bodyParsers: {
     wrap: withEmptyBody,

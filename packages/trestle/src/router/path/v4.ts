@@ -5,7 +5,7 @@
 // regular-expression source, so only paths free of its metacharacters take
 // the string-comparison route.
 import pathToRegexp from 'path-to-regexp-v0';
-import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './compiled';
+import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathOptions, type PathKey, regexpPath, staticPath, userRegexpPath } from './compiled';
 
 const SPECIAL = /[:*?()+[\]{}\\^$|]/;
 
@@ -13,17 +13,33 @@ function plainParams(): Params {
   return {};
 }
 
-/** The v4 compiler; `separators` lists what may follow a mount path. */
-export function makeV4Compiler(separators: string): PathCompiler {
-  return (path, options): CompiledPath => {
-    if (path instanceof RegExp) return userRegexpPath(path, plainParams, true);
-    if (!SPECIAL.test(path)) return staticPath(path, options, plainParams, separators);
-    const keys: pathToRegexp.Key[] = [];
+/** A path as Express 4 compiles it; `keys` receives its parameters. */
+export type V4Regexp = (path: string | RegExp | Array<string | RegExp>, options: PathOptions, keys?: pathToRegexp.Key[]) => RegExp;
+
+/**
+ * Express 4's regular expression for a path (path-to-regexp 0.1), flagged
+ * as Express 4 flags a layer's: `fast_slash` for `use('/')`, `fast_star`
+ * for `*`. Tools parse its source to recover mount paths.
+ */
+export function makeV4Regexp(separators: string): V4Regexp {
+  return (path, options, keys = []) => {
     let regexp = pathToRegexp(path, keys, { end: options.end, strict: options.strict, sensitive: options.sensitive });
     if (!options.end && separators !== '/') {
       // Legacy mount paths also continue with '.': `/apple` serves `/apple.html`.
       regexp = new RegExp(regexp.source.replace(/\(\?=\/\|\$\)$/, '(?=[/.]|$)'), regexp.flags);
     }
+    return Object.assign(regexp, { fast_slash: path === '/' && !options.end, fast_star: path === '*' });
+  };
+}
+
+/** The v4 compiler; `separators` lists what may follow a mount path. */
+export function makeV4Compiler(separators: string): PathCompiler {
+  const compile = makeV4Regexp(separators);
+  return (path, options): CompiledPath => {
+    if (path instanceof RegExp) return userRegexpPath(path, plainParams, true);
+    if (!SPECIAL.test(path)) return staticPath(path, options, plainParams, separators);
+    const keys: pathToRegexp.Key[] = [];
+    const regexp = compile(path, options, keys);
     const pathKeys: PathKey[] = keys.map((k) => ({ name: k.name, optional: k.optional }));
     return regexpPath(regexp, pathKeys, plainParams, true, v4Prefix(path, options.sensitive));
   };

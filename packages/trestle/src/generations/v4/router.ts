@@ -1,0 +1,55 @@
+// The router of Express 4 as tools see it: `Router` is the prototype of
+// every router, each layer has its path-to-regexp 0.1 `regexp` (flagged
+// `fast_slash` / `fast_star`), a route's layer is `bound dispatch`, and
+// misuse is reported in Express 4's words.
+import { createError } from '../../errors';
+import type { Layer } from '../../router/layer';
+import { makeV4Regexp } from '../../router/path/v4';
+import type { RouterShape } from '../../router/router';
+
+/** Express 4's name for a value's type in its messages: `number`, `Date`, `Array`... */
+function typeName(value: unknown): string {
+  const type = typeof value;
+  if (type !== 'object') return type;
+  return Object.prototype.toString.call(value).slice(8, -1);
+}
+
+type Next = (err?: unknown) => void;
+
+/*
+ * Express 4 starts every app router with these two layers: `query` parses
+ * `req.query`, `expressInit` links req and res and sets `X-Powered-By`.
+ * Trestle does that work before the router runs (and parses the query on
+ * first read), so here they only pass the request on; they are there
+ * because tools see them: tracing reports a span for each, route listers
+ * and admin code skip or count them.
+ */
+function query(_req: unknown, _res: unknown, next: Next): void {
+  next();
+}
+function expressInit(_req: unknown, _res: unknown, next: Next): void {
+  next();
+}
+
+/** The Express 4 shape; `separators` are what may follow a mount path (legacy adds `.`). */
+export function v4RouterShape(separators: string, appLayers: RouterShape['appLayers']): RouterShape {
+  const regexpOf = makeV4Regexp(separators);
+  return {
+    factory: 'prototype',
+    boundDispatch: true,
+    appLayers,
+    exposeLayer(layer: Layer, path: unknown, options): void {
+      layer.regexp = regexpOf(path as string | RegExp | Array<string | RegExp>, options);
+    },
+    useError(fn, missing) {
+      const message = missing ? 'Router.use() requires a middleware function' : `Router.use() requires a middleware function but got a ${typeName(fn)}`;
+      return createError(TypeError, 'TRESTLE_ERR_ROUTER_HANDLER', message);
+    },
+    paramError(name, fn) {
+      return createError(Error, 'TRESTLE_ERR_PARAM_HANDLER', `invalid param() call for ${name}, got ${String(fn)}`);
+    },
+  };
+}
+
+/** Express 4's first two app router layers, for `trestle/v4`. */
+export const expressFourAppLayers: RouterShape['appLayers'] = [query, expressInit];

@@ -1,0 +1,372 @@
+// The router as each Express generation exposes it below the API: what
+// `Router` is, where router methods live, `app.router` / `app._router`, the
+// fields of layers, `req._parsedUrl`, and misuse in each generation's words.
+// Where Express itself can answer, the answer is compared with Express's.
+import assert from 'node:assert/strict';
+import type * as http from 'node:http';
+import { createRequire } from 'node:module';
+import { describe, test } from 'node:test';
+import trestle from 'trestle';
+import legacy from 'trestle/legacy';
+import trestleV4 from 'trestle/v4';
+import { rawRequest, serve } from './helpers';
+
+const require_ = createRequire(__filename);
+type Next = (err?: unknown) => void;
+type Req = http.IncomingMessage & Record<string, unknown>;
+type Res = http.ServerResponse & { send(body: unknown): void; set(field: string, value: string): void };
+type Fn = (req: Req, res: Res, next: Next) => void;
+interface LayerLike {
+  name: string;
+  handle: unknown;
+  path?: string;
+  params?: Record<string, unknown>;
+  keys?: Array<{ name: string | number }>;
+  regexp?: RegExp & { fast_slash?: boolean; fast_star?: boolean };
+  slash?: boolean;
+  matchers?: unknown[];
+  method?: string;
+  route?: { stack: LayerLike[] };
+}
+interface RouterLike {
+  (req: Req, res: Res, next: Next): void;
+  stack: LayerLike[];
+  get(path: string | RegExp | string[], ...fns: Fn[]): this;
+  use(...args: unknown[]): this;
+  route(path: string): unknown;
+  param(name: string, fn?: unknown): this;
+}
+interface AppLike extends RouterLike {
+  router: RouterLike;
+  _router?: RouterLike;
+  routes?: Record<string, Array<{ regexp: RegExp; path: string; keys: unknown[] }>>;
+}
+interface ExpressLike {
+  (): AppLike;
+  Router: ((options?: object) => RouterLike) & { prototype: Record<string, unknown>; Route?: unknown } & Record<string, unknown>;
+}
+
+const v5 = trestle as unknown as ExpressLike;
+const v4 = trestleV4 as unknown as ExpressLike;
+const old = legacy as unknown as ExpressLike;
+const express5 = require_('express5') as ExpressLike;
+const express4 = require_('express4') as ExpressLike;
+
+/** One GET through `app` on a fresh server. */
+async function get(app: unknown, path: string): Promise<{ status: number; body: string }> {
+  const server = await serve(app as http.RequestListener);
+  try {
+    const res = await rawRequest(server.port, 'GET', path);
+    return { status: res.status, body: res.body };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Runs `fn` with `obj[key]` replaced by `wrap(original)`, restoring it after. */
+async function withPatched(obj: Record<string, unknown>, key: string, wrap: (original: (...a: unknown[]) => unknown) => unknown, fn: () => Promise<void>): Promise<void> {
+  const original = obj[key] as (...a: unknown[]) => unknown;
+  obj[key] = wrap(original);
+  try {
+    await fn();
+  } finally {
+    obj[key] = original;
+  }
+}
+
+describe('v5: Router is a constructor, routers inherit Router.prototype', () => {
+  test('routers are instances, with or without new; Router.Route is the route class of req.route', async () => {
+    const R = v5.Router as unknown as new () => RouterLike;
+    assert.ok(new R() instanceof (v5.Router as unknown as new () => RouterLike));
+    const router = v5.Router();
+    assert.ok(router instanceof R);
+    for (const name of ['route', 'use', 'handle', 'param', 'all', 'get', 'post']) {
+      assert.equal(typeof v5.Router.prototype[name], 'function', name);
+      assert.equal(Object.hasOwn(router, name), false, `${name} is inherited`);
+    }
+    const app = v5();
+    assert.ok(app.router instanceof R);
+    assert.equal('_router' in app, false, 'Express 5 has no app._router');
+    app.get('/r', (req, res) => res.send(String(req.route instanceof (v5.Router.Route as new () => unknown))));
+    assert.deepEqual(await get(app, '/r'), { status: 200, body: 'true' });
+  });
+
+  test('replacing Router.prototype.route and .use reaches app.get, app.use and every router', async () => {
+    const seen: string[] = [];
+    await withPatched(
+      v5.Router.prototype,
+      'route',
+      (original) =>
+        function (this: unknown, ...args: unknown[]) {
+          seen.push(`route ${String(args[0])}`);
+          return original.apply(this, args);
+        },
+      () =>
+        withPatched(
+          v5.Router.prototype,
+          'use',
+          (original) =>
+            function (this: RouterLike, ...args: unknown[]) {
+              const result = original.apply(this, args);
+              // Tracing tools wrap the handle of the layer just added.
+              const layer = this.stack[this.stack.length - 1]!;
+              const inner = layer.handle as Fn;
+              layer.handle = function traced(req: Req, res: Res, next: Next) {
+                res.setHeader('X-Traced', layer.name);
+                inner(req, res, next);
+              };
+              return result;
+            },
+          async () => {
+            const app = v5();
+            app.use(function logger(_req: Req, _res: Res, next: Next) {
+              next();
+            });
+            const users = v5.Router();
+            users.get('/:id', (req, res) => res.send(`user ${String((req.params as Record<string, string>).id)}`));
+            app.use('/users', users);
+            app.get('/health', (_req, res) => res.send('ok'));
+            const server = await serve(app as unknown as http.RequestListener);
+            try {
+              const res = await rawRequest(server.port, 'GET', '/users/7');
+              assert.equal(res.body, 'user 7');
+              assert.equal(res.headers['x-traced'], 'router');
+            } finally {
+              await server.close();
+            }
+          },
+        ),
+    );
+    assert.deepEqual(seen, ['route /:id', 'route /health']);
+  });
+
+  test('layers have Express 5 fields; a match leaves its path and params on the layer', async () => {
+    const app = v5();
+    const inner = v5.Router();
+    inner.get('/:id', (_req, res) => res.send('x'));
+    app.use('/users', inner);
+    app.use((_req: Req, _res: Res, next: Next) => next());
+    const [mount, slash] = app.router.stack as [LayerLike, LayerLike];
+    const routeLayer = inner.stack[0]!;
+    assert.deepEqual([mount.slash, slash.slash, routeLayer.slash], [false, true, false]);
+    assert.equal(mount.name, 'router');
+    assert.equal(routeLayer.name, 'handle');
+    assert.equal(routeLayer.route?.stack[0]?.method, 'get');
+    assert.equal(mount.regexp, undefined, 'Express 5 layers have matchers, not a regexp');
+    assert.ok(Array.isArray(mount.matchers));
+    await get(app, '/users/42');
+    assert.equal(mount.path, '/users');
+    assert.equal(routeLayer.path, '/42');
+    assert.deepEqual({ ...routeLayer.params }, { id: '42' });
+    assert.deepEqual(routeLayer.keys?.map((k) => k.name), ['id']);
+  });
+});
+
+describe('v4 and legacy: Router is the prototype of every router', () => {
+  for (const [name, framework] of [['v4', v4], ['legacy', old]] as const) {
+    test(`${name}: Router.route, use, handle, process_params are its own; Router.ws = fn reaches every router`, async () => {
+      for (const key of ['route', 'use', 'handle', 'process_params', 'param', 'get']) {
+        assert.ok(Object.hasOwn(framework.Router, key), key);
+      }
+      const router = framework.Router();
+      assert.equal(Object.getPrototypeOf(router), framework.Router);
+      framework.Router.ws = function ws(this: RouterLike, path: string, fn: Fn) {
+        return this.get(`${path}/.websocket`, fn);
+      };
+      try {
+        (router as unknown as { ws(path: string, fn: Fn): void }).ws('/live', (_req, res) => res.send('ws route'));
+        const app = framework();
+        app.use('/r', router);
+        assert.deepEqual(await get(app, '/r/live/.websocket'), { status: 200, body: 'ws route' });
+      } finally {
+        delete framework.Router.ws;
+      }
+    });
+
+    test(`${name}: app._router is created on first use, and its handle is Router.handle`, async () => {
+      const app = framework();
+      assert.equal(app._router, undefined);
+      app.use((_req: Req, res: Res) => res.send('hi'));
+      assert.equal(Object.getPrototypeOf(app._router), framework.Router);
+      let handled = 0;
+      await withPatched(
+        framework.Router,
+        'handle',
+        (original) =>
+          function (this: unknown, ...args: unknown[]) {
+            handled++;
+            return original.apply(this, args);
+          },
+        async () => {
+          assert.deepEqual(await get(app, '/'), { status: 200, body: 'hi' });
+        },
+      );
+      assert.equal(handled, 1);
+    });
+  }
+
+  test('v4: app.router throws as Express 4 does; legacy: it is the route table', () => {
+    assert.throws(() => v4().router, /'app.router' is deprecated!/);
+    assert.equal(typeof old().router, 'function');
+  });
+
+  test("v4: the app router's layers are Express 4's: names, regexp source and flags, keys", async () => {
+    const describeStack = (stack: LayerLike[]): unknown[] =>
+      stack.map((l) => ({
+        name: l.name,
+        regexp: String(l.regexp),
+        fast_slash: l.regexp?.fast_slash,
+        fast_star: l.regexp?.fast_star,
+        keys: l.keys?.map((k) => k.name),
+        route: l.route?.stack.map((r) => ({ method: r.method, regexp: String(r.regexp), name: r.name })),
+      }));
+    const build = (express: ExpressLike): AppLike => {
+      const app = express();
+      app.use(function logger(_req: Req, _res: Res, next: Next) {
+        next();
+      });
+      const users = express.Router();
+      users.get('/:id', function show(_req, res) {
+        res.send('user');
+      });
+      app.use('/users', users);
+      app.use('/files/:dir', function files(_req: Req, res: Res) {
+        res.send('file');
+      });
+      app.get('*', function all(_req, res) {
+        res.send('star');
+      });
+      app.get(['/a', '/b/:c'], function many(_req, res) {
+        res.send('many');
+      });
+      app.get(/^\/re\/(\d+)$/, function re(_req, res) {
+        res.send('re');
+      });
+      return app;
+    };
+    const ours = build(v4);
+    const theirs = build(express4);
+    assert.deepEqual(describeStack(ours._router!.stack), describeStack(theirs._router!.stack));
+    // [query, expressInit, logger, the users router, ...]
+    assert.deepEqual(describeStack((ours._router!.stack[3]!.handle as RouterLike).stack), describeStack((theirs._router!.stack[3]!.handle as RouterLike).stack));
+    assert.deepEqual(await get(ours, '/users/7'), await get(theirs, '/users/7'));
+  });
+
+  test('legacy: every record of app.routes has its regexp from the start', () => {
+    const app = old();
+    app.get('/static/page', (_req, res) => res.send('page'));
+    app.get('/user/:id', (_req, res) => res.send('user'));
+    const records = app.routes!.get!;
+    assert.equal(records.length, 2);
+    for (const record of records) assert.ok(record.regexp instanceof RegExp, record.path);
+    assert.ok(records[0]!.regexp.test('/static/page'));
+    assert.ok(!records[0]!.regexp.test('/static/pages'));
+    assert.deepEqual(records[1]!.keys.map((k) => (k as { name: string }).name), ['id']);
+  });
+});
+
+describe('req._parsedUrl and req._parsedOriginalUrl', () => {
+  const fields = (u: Record<string, unknown> | undefined) => u && { pathname: u.pathname, search: u.search, query: u.query, path: u.path, href: u.href };
+  for (const [name, ours, theirs] of [['v5', v5, express5], ['v4', v4, express4]] as const) {
+    test(`${name}: middleware inside a mount read them as on Express`, async () => {
+      const build = (express: ExpressLike) => {
+        const app = express();
+        const router = express.Router();
+        router.use((req: Req, res: Res) => res.send(JSON.stringify({ parsed: fields(req._parsedUrl as Record<string, unknown>) })));
+        app.use('/mount', router);
+        return app;
+      };
+      for (const path of ['/mount/a/b?x=1&y=2', '/mount', '/mount/%20?q', 'http://example.com/mount/abs?z']) {
+        assert.deepEqual(await get(build(ours), path), await get(build(theirs), path), path);
+      }
+      const app = ours();
+      app.use('/m', (req: Req, res: Res) => {
+        const original = req._parsedOriginalUrl as { pathname: string; query: string };
+        res.send(`${original.pathname}?${original.query} ${(req._parsedUrl as { pathname: string }).pathname}`);
+      });
+      assert.deepEqual(await get(app, '/m/deep?k=v'), { status: 200, body: '/m/deep?k=v /deep' });
+    });
+  }
+});
+
+describe('requests without a URL, misuse, regular-expression mounts', () => {
+  for (const [name, ours, theirs] of [['v5', v5, express5], ['v4', v4, express4]] as const) {
+    test(`${name}: a router called without a URL, or with a blank one, runs nothing and calls next()`, async () => {
+      const build = (express: ExpressLike) => {
+        const inner = express.Router();
+        let ran = 0;
+        inner.use((_req: Req, _res: Res, next: Next) => {
+          ran++;
+          next();
+        });
+        const app = express();
+        app.use((req: Req, res: Res) => {
+          const url = req.url;
+          const outcomes: string[] = [];
+          for (const blank of [undefined, '']) {
+            (req as { url: unknown }).url = blank;
+            inner(req, res, (err?: unknown) => outcomes.push(`next(${String(err)})`));
+          }
+          req.url = url;
+          res.send(`${outcomes.join(' ')} ran ${ran}`);
+        });
+        return app;
+      };
+      const ourAnswer = await get(build(ours), '/x');
+      assert.deepEqual(ourAnswer, await get(build(theirs), '/x'));
+      assert.equal(ourAnswer.body, 'next(undefined) next(undefined) ran 0');
+    });
+
+    test(`${name}: use() and param() without a function throw Express's words`, () => {
+      const thrown = (fn: () => void) => {
+        try {
+          fn();
+        } catch (err) {
+          return { type: (err as Error).constructor.name, message: (err as Error).message };
+        }
+        return undefined;
+      };
+      const cases: Array<(express: ExpressLike) => void> = [
+        (e) => e.Router().use(),
+        (e) => e.Router().use(new Date()),
+        (e) => e.Router().use('/x', new Date()),
+        (e) => e.Router().use('/x', 42),
+        (e) => e.Router().param('id'),
+        (e) => e.Router().param('id', 'nope'),
+        (e) => e().use('/x', [42]),
+      ];
+      for (const c of cases) {
+        const ourError = thrown(() => c(ours));
+        assert.ok(ourError, String(c));
+        assert.deepEqual(ourError, thrown(() => c(theirs)), String(c));
+      }
+      try {
+        ours.Router().use();
+      } catch (err) {
+        assert.equal((err as { code?: string }).code, 'TRESTLE_ERR_ROUTER_HANDLER');
+      }
+      try {
+        ours.Router().param('id');
+      } catch (err) {
+        assert.equal((err as { code?: string }).code, 'TRESTLE_ERR_PARAM_HANDLER');
+      }
+    });
+
+    test(`${name}: a regular-expression mount matches at the start; numeric captures merge in order`, async () => {
+      const build = (express: ExpressLike) => {
+        const app = express();
+        app.use(/\/abc/, (req: Req, res: Res) => res.send(`abc ${String(req.baseUrl)} ${req.url}`));
+        const child = (express.Router as (o: object) => RouterLike)({ mergeParams: true });
+        child.get(/^\/q(\d)\/(\w)$/, (req, res) => res.send(JSON.stringify(req.params)));
+        app.use(/^\/p(\d)/, child);
+        return app;
+      };
+      for (const path of ['/x/abc', '/abc/d', '/p1/q2/z', '/x/p1/q2/z']) {
+        assert.deepEqual(await get(build(ours), path), await get(build(theirs), path), path);
+      }
+      assert.deepEqual(await get(build(ours), '/abc/d'), { status: 200, body: 'abc /abc /d' });
+      assert.deepEqual(await get(build(ours), '/p1/q2/z'), { status: 200, body: '{"0":"1","1":"2","2":"z"}' });
+      assert.equal((await get(build(ours), '/x/abc')).status, 404);
+    });
+  }
+});
