@@ -14,12 +14,7 @@ import { RedisStore as RateLimitStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
 import trestle from 'trestle';
 import type { ErrorRequestHandler } from 'trestle';
-
-declare module 'express-session' {
-  interface SessionData {
-    user: string;
-  }
-}
+import './session-data';
 
 const redisPort = process.argv[2];
 if (redisPort === undefined) throw new Error('usage: session-server.ts <redis port>');
