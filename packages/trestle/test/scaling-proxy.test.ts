@@ -57,7 +57,7 @@ before(async () => {
 
 after(async () => {
   await proxy?.close();
-  for (const child of children) child.send({ type: 'close' });
+  for (const child of children) if (child.process.connected) child.send({ type: 'close' });
   try {
     assert.deepEqual(await Promise.all(children.map((child) => child.exited(10_000))), [0, 0]);
   } finally {

@@ -54,7 +54,7 @@ describe('two trestle processes, state in Redis', { skip: missing }, () => {
   after(async () => {
     // Every process closes gracefully and exits 0: none crashed on the way.
     const codes: Array<number | string> = [];
-    for (const child of children) child.send({ type: 'close' });
+    for (const child of children) if (child.process.connected) child.send({ type: 'close' });
     try {
       for (const child of children) codes.push(await child.exited(10_000));
     } finally {

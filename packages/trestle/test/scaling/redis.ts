@@ -76,16 +76,16 @@ export class RedisServer {
       throw new Error(`redis-server on port ${this.port} exited (${code ?? signal}) before answering PING`);
     });
     exited.catch(() => {});
-    await bounded(`redis-server on port ${this.port} to answer PING`, Promise.race([this.answering(), exited]), 10_000);
+    await bounded(`redis-server on port ${this.port} to answer PING`, Promise.race([this.answering(proc), exited]), 10_000);
   }
 
-  /** Polls PING, at most 100 times, 100 ms apart. */
-  private async answering(): Promise<void> {
-    for (let i = 0; i < 100; i++) {
+  /** Polls PING, at most 100 times, 100 ms apart, while `proc` runs. */
+  private async answering(proc: ChildProcess): Promise<void> {
+    for (let i = 0; i < 100 && proc.exitCode === null && proc.signalCode === null; i++) {
       if (await ping(this.port, 500)) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`redis-server on port ${this.port} never answered PING`);
+    throw new Error(`redis-server on port ${this.port} did not answer PING`);
   }
 
   /** An abrupt outage: SIGKILL, and wait until the process is gone. */
