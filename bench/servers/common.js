@@ -2,9 +2,11 @@
 // What every server shares: reading `<scenario> <port> [variant]` from the
 // command line, saying "ready" once listening, and dying with the runner.
 const fs = require('node:fs');
+const path = require('node:path');
 const { scenarios } = require('../scenarios');
 
 const HOST = '127.0.0.1';
+const BENCH_DIR = path.join(__dirname, '..') + path.sep;
 
 function parseArgs() {
   const [name, portText, variant] = process.argv.slice(2);
@@ -17,7 +19,16 @@ function parseArgs() {
   process.stdin.on('end', () => process.exit(0));
   process.stdin.on('error', () => process.exit(0));
   process.stdin.resume();
+  if (process.env.BENCH_COUNT_MODULES) process.on('exit', reportModules);
   return { name, scenario, port, variant };
+}
+
+// For the cold scenario's module table (never in a timed run): how many
+// files the framework loaded in this process, the bench's own left out.
+function reportModules() {
+  const own = (file) => file.startsWith(BENCH_DIR) && !file.includes('node_modules');
+  const count = Object.keys(require.cache).filter((file) => !own(file)).length;
+  process.stderr.write(`modules ${count}\n`);
 }
 
 // The runner waits for this exact line on stdout. Usable as a listen
