@@ -11,10 +11,9 @@ import type { Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
 import bytes from 'bytes';
 import * as contentType from 'content-type';
-import iconv from 'iconv-lite';
 import onFinished from 'on-finished';
-import typeis from 'type-is';
 import { boundedMemo } from '../memo';
+import { lazy } from '../lazy';
 import { createHttpError, type HttpError, withStatus } from '../errors';
 
 type Next = (err?: unknown) => void;
@@ -46,6 +45,16 @@ export interface ParserConfig {
 
 const kState = Symbol('trestle.body');
 
+// Loaded with the first body of a type to check (type-is, and the mime
+// database behind it) or of a charset other than UTF-8 (iconv-lite).
+const typeis = lazy(() => require('type-is') as typeof import('type-is'));
+const iconv = lazy(() => require('iconv-lite') as typeof import('iconv-lite'));
+
+/** As type-is's `hasBody`: a body is announced by Transfer-Encoding or a numeric Content-Length. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+}
+
 /** `limit`, `inflate`, `type` and `verify`, checked and compiled once. */
 export function commonConfig(options: CommonOptions, defaultType: string): Pick<ParserConfig, 'limit' | 'inflate' | 'verify' | 'matches'> {
   const limit = typeof options.limit === 'number' ? options.limit : bytes.parse(options.limit || '100kb');
@@ -63,7 +72,7 @@ export function commonConfig(options: CommonOptions, defaultType: string): Pick<
 function typeMatcher(type: TypeOption): (req: IncomingMessage) => boolean {
   if (typeof type === 'function') return (req) => Boolean(type(req));
   const types = Array.isArray(type) ? type : [type];
-  const matches = boundedMemo((header) => Boolean(typeis.is(header, types)));
+  const matches = boundedMemo((header) => Boolean(typeis().is(header, types)));
   return (req) => {
     const header = req.headers['content-type'];
     return header !== undefined && matches(header);
@@ -97,7 +106,7 @@ export function createParser(config: ParserConfig) {
       return;
     }
     if (!('body' in req)) req.body = undefined;
-    if (!typeis.hasBody(req) || !config.matches(req)) {
+    if (!hasBody(req) || !config.matches(req)) {
       next();
       return;
     }
@@ -217,7 +226,7 @@ function precheck(req: Req, config: ParserConfig, charset: string | null, length
   if (length !== undefined && length > config.limit) {
     return createHttpError(413, 'request entity too large', { expected: length, length, limit: config.limit, type: 'entity.too.large' });
   }
-  if (charset !== null && charset !== 'utf-8' && !iconv.encodingExists(charset)) return unsupportedCharset(charset);
+  if (charset !== null && charset !== 'utf-8' && !iconv().encodingExists(charset)) return unsupportedCharset(charset);
   return undefined;
 }
 
@@ -375,5 +384,5 @@ function decode(buf: Buffer, charset: string): string {
     const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
     return buf.toString('utf8', bom ? 3 : 0);
   }
-  return iconv.decode(buf, charset);
+  return iconv().decode(buf, charset);
 }

@@ -3,14 +3,19 @@
 // refuses CR/LF with a thrown TypeError: inside a handler that becomes
 // next(err), so a value can never split into a second header.
 import { basename, extname } from 'node:path';
-import { create } from 'content-disposition';
 import * as contentType from 'content-type';
-import mime from 'mime-types';
 import vary from 'vary';
 import { validateHeaderValue } from 'node:http';
 import { putContentType } from './header-store';
 import { boundedMemo } from '../memo';
+import { lazy } from '../lazy';
 import type { HeaderInput, ResponseState } from './state';
+
+// res.send and res.json set their types without the mime database: it is
+// loaded with the first res.type or Content-Type set by name, and
+// content-disposition with the first attachment.
+const mime = lazy(() => require('mime-types') as typeof import('mime-types'));
+const disposition = lazy(() => require('content-disposition') as typeof import('content-disposition'));
 
 export const TEXT_HTML = 'text/html; charset=utf-8';
 export const APPLICATION_JSON = 'application/json; charset=utf-8';
@@ -21,8 +26,8 @@ export const APPLICATION_JSON = 'application/json; charset=utf-8';
  * remembered (throwing as setHeader would), so remembered values are safe.
  */
 export const contentTypeFor = boundedMemo((type: string): string => {
-  const full = type.indexOf('/') === -1 ? mime.contentType(type) || 'application/octet-stream' : type;
-  const value = mime.contentType(full) || full;
+  const full = type.indexOf('/') === -1 ? mime().contentType(type) || 'application/octet-stream' : type;
+  const value = mime().contentType(full) || full;
   validateHeaderValue('Content-Type', value);
   return value;
 });
@@ -39,7 +44,7 @@ setCharset(APPLICATION_JSON);
 
 /** `attachment; filename="name"` for the last segment of `path` (never the directories), or `attachment`. */
 export function contentDisposition(path?: string): string {
-  return create(path === undefined ? undefined : basename(path));
+  return disposition().create(path === undefined ? undefined : basename(path));
 }
 
 function headerValue(value: HeaderInput): string | string[] {
@@ -74,7 +79,7 @@ export const headerMembers = {
       if (Array.isArray(v)) throw new TypeError('Content-Type cannot be set to an Array');
       // As Express: a bare word mime-types does not know becomes `false`
       // (sent as "false"; send() and json() then treat the type as unset).
-      v = mime.contentType(v as string);
+      v = mime().contentType(v as string);
     }
     this.setHeader(field, v as string);
     return this;

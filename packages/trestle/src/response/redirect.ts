@@ -1,15 +1,17 @@
 // Content negotiation (res.format) and the members built on it: location
 // and redirect. Negotiation is the `accepts` package's job.
-import accepts from 'accepts';
 import depd from 'depd';
 import encodeUrl from 'encodeurl';
 import escapeHtml from 'escape-html';
-import mime from 'mime-types';
 import statuses from 'statuses';
 import type { IncomingMessage } from 'node:http';
 import type { Done, ResponseState } from './state';
+import { lazy } from '../lazy';
 
 const deprecate = depd('trestle');
+// Loaded with the first redirect or res.format (accepts and the mime database).
+const accepts = lazy(() => require('accepts') as typeof import('accepts'));
+const mime = lazy(() => require('mime-types') as typeof import('mime-types'));
 
 type FormatHandler = (req: unknown, res: unknown, next: Done | undefined) => unknown;
 
@@ -26,7 +28,7 @@ NotAcceptableError.prototype.name = 'NotAcceptableError';
 
 /** `json` -> `application/json`; `text/html; q=0.5` -> `text/html`. */
 function mediaType(key: string): string {
-  if (key.indexOf('/') === -1) return mime.lookup(key) || 'application/octet-stream';
+  if (key.indexOf('/') === -1) return mime().lookup(key) || 'application/octet-stream';
   const semi = key.indexOf(';');
   return (semi === -1 ? key : key.slice(0, semi)).trim();
 }
@@ -35,7 +37,7 @@ const REDIRECT_TYPES = ['text', 'html'];
 
 /** What a redirect's body says, as text or HTML per the Accept header (empty when neither is accepted). */
 function redirectBody(res: ResponseState, status: number, location: string): string {
-  const type = accepts(res.req as unknown as IncomingMessage).types(REDIRECT_TYPES) as string | false;
+  const type = accepts()(res.req as unknown as IncomingMessage).types(REDIRECT_TYPES) as string | false;
   res.vary('Accept');
   const message = statuses.message[status];
   if (type === 'text') {
@@ -60,7 +62,7 @@ export const redirectMembers = {
     const req = this.req;
     const next = req.next;
     const keys = Object.keys(handlers).filter((k) => k !== 'default');
-    const key = keys.length > 0 ? (accepts(req as unknown as IncomingMessage).types(keys) as string | false) : false;
+    const key = keys.length > 0 ? (accepts()(req as unknown as IncomingMessage).types(keys) as string | false) : false;
     this.vary('Accept');
     if (key) {
       this.set('Content-Type', mediaType(key));
