@@ -8,7 +8,6 @@
 // set of closures.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transform } from 'node:stream';
-import * as zlib from 'node:zlib';
 import bytes from 'bytes';
 import * as contentType from 'content-type';
 import onFinished from 'on-finished';
@@ -49,6 +48,8 @@ const kState = Symbol('trestle.body');
 // database behind it) or of a charset other than UTF-8 (iconv-lite).
 const typeis = lazy(() => require('type-is') as typeof import('type-is'));
 const iconv = lazy(() => require('iconv-lite') as typeof import('iconv-lite'));
+// node's zlib is not loaded at start-up either: only compressed bodies need it.
+const zlib = lazy(() => require('node:zlib') as typeof import('node:zlib') & { createZstdDecompress?: () => Transform });
 
 /** As type-is's `hasBody`: a body is announced by Transfer-Encoding or a numeric Content-Length. */
 function hasBody(req: IncomingMessage): boolean {
@@ -121,14 +122,16 @@ export function createParser(config: ParserConfig) {
   };
 }
 
-const inflaters: Record<string, () => Transform> = Object.assign(Object.create(null) as Record<string, () => Transform>, {
-  gzip: () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-});
-// zstd exists from Node 22.15 on.
-const zstd = (zlib as unknown as { createZstdDecompress?: () => Transform }).createZstdDecompress;
-if (typeof zstd === 'function') inflaters.zstd = () => zstd();
+/** A new inflater for `encoding`, or undefined for one node cannot inflate (zstd exists from Node 22.15 on). */
+function inflaterFor(encoding: string): Transform | undefined {
+  switch (encoding) {
+    case 'gzip': return zlib().createGunzip();
+    case 'deflate': return zlib().createInflate();
+    case 'br': return zlib().createBrotliDecompress();
+    case 'zstd': return zlib().createZstdDecompress?.();
+    default: return undefined;
+  }
+}
 
 /** Per-request reading state; listeners reach it through `source[kState]`. */
 class BodyState {
@@ -158,12 +161,11 @@ function read(req: Req, res: ServerResponse, next: Next, config: ParserConfig, c
       settle(req, createHttpError(415, 'content encoding unsupported', { encoding, type: 'encoding.unsupported' }), next);
       return;
     }
-    const make = inflaters[encoding];
-    if (make === undefined) {
+    inflater = inflaterFor(encoding);
+    if (inflater === undefined) {
       settle(req, createHttpError(415, `unsupported content encoding "${encoding}"`, { encoding, type: 'encoding.unsupported' }), next);
       return;
     }
-    inflater = make();
   }
   // The declared length of a compressed body says nothing about its inflated size.
   const length = inflater === undefined ? declaredLength(req) : undefined;

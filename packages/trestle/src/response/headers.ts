@@ -4,7 +4,6 @@
 // next(err), so a value can never split into a second header.
 import { basename, extname } from 'node:path';
 import * as contentType from 'content-type';
-import vary from 'vary';
 import { validateHeaderValue } from 'node:http';
 import { putContentType } from './header-store';
 import { boundedMemo } from '../memo';
@@ -13,9 +12,10 @@ import type { HeaderInput, ResponseState } from './state';
 
 // res.send and res.json set their types without the mime database: it is
 // loaded with the first res.type or Content-Type set by name, and
-// content-disposition with the first attachment.
+// content-disposition with the first attachment, vary with the first res.vary.
 const mime = lazy(() => require('mime-types') as typeof import('mime-types'));
 const disposition = lazy(() => require('content-disposition') as typeof import('content-disposition'));
+const vary = lazy(() => require('vary') as typeof import('vary'));
 
 export const TEXT_HTML = 'text/html; charset=utf-8';
 export const APPLICATION_JSON = 'application/json; charset=utf-8';
@@ -106,7 +106,7 @@ export const headerMembers = {
 
   /** Adds `field` to Vary unless it is there already. */
   vary(this: ResponseState, field: string | string[]): ResponseState {
-    vary(this as never, field);
+    vary()(this as never, field);
     return this;
   },
 
