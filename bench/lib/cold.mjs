@@ -118,11 +118,55 @@ async function countModules(rows, scenario, env) {
   return entries;
 }
 
+// The ratio columns: time over each peer's (below 1 is faster).
+const PEERS = ['node', 'express5', 'fastify', 'hono'];
+
+// A row's figure over a peer's: the median of the ratios run by run (the
+// two ran back to back, so what disturbed one mostly disturbed the other).
+function pairedRatio(row, other, field) {
+  if (!row || !other) return null;
+  const theirs = new Map(other.runs.map((r) => [r.run, r[field]]));
+  return median(row.runs.filter((r) => r[field] && theirs.get(r.run)).map((r) => r[field] / theirs.get(r.run)));
+}
+
+// The timed runs: one process per row per run, rows taking turns.
+async function timedRuns(live, scenario, runs, env) {
+  for (let run = 0; run < runs; run++) {
+    const shift = run % live.length;
+    for (const row of [...live.slice(shift), ...live.slice(0, shift)]) {
+      try {
+        const { ready, answer, exit, stderr } = await coldRun(row, await freePort(), scenario, env);
+        const cpu = /^cpu ([\d.]+)$/m.exec(stderr);
+        row.runs.push({ run, ready, answer, exit, cpu: cpu ? Number(cpu[1]) : null });
+      } catch (err) {
+        row.failures = (row.failures ?? 0) + 1;
+        row.note = err.message;
+      }
+    }
+  }
+}
+
+function summarise(live) {
+  for (const row of live) {
+    row.ms = median(row.runs.map((r) => r.exit));
+    row.answerMs = median(row.runs.map((r) => r.answer));
+    row.readyMs = median(row.runs.map((r) => r.ready));
+    row.cpuMs = median(row.runs.map((r) => r.cpu));
+    if (row.failures) row.note = `${row.failures} failed run(s), last: ${row.note}`;
+  }
+  const peer = (framework) => live.find((row) => row.framework === framework && !row.variant);
+  for (const row of live) {
+    row.vs = Object.fromEntries(PEERS.map((p) => [p, pairedRatio(row, peer(p), 'exit')]));
+    row.vsHono = row.vs.hono;
+    row.cpuVsHono = pairedRatio(row, peer('hono'), 'cpu');
+  }
+}
+
 export async function runCold({ scenario, options, log }) {
   const began = Date.now();
   const rows = plannedRows(scenario, options.frameworks);
   for (const row of rows) if (row.variant) row.label = row.framework === 'trestle' ? `trestle/${row.variant}` : row.label;
-  const env = { ...process.env, NODE_ENV: 'production' };
+  const env = { ...process.env, NODE_ENV: 'production', BENCH_REPORT_CPU: '1' };
   // A first, untimed run per framework checks its answer and warms the file cache.
   for (const row of rows.filter((r) => r.status === 'pending')) {
     try {
@@ -136,50 +180,31 @@ export async function runCold({ scenario, options, log }) {
     }
   }
   const live = rows.filter((row) => row.status === 'ok');
-  for (let run = 0; run < options.runs; run++) {
-    const shift = run % live.length;
-    for (const row of [...live.slice(shift), ...live.slice(0, shift)]) {
-      try {
-        const { ready, answer, exit } = await coldRun(row, await freePort(), scenario, env);
-        row.runs.push({ ready, answer, exit });
-      } catch (err) {
-        row.failures = (row.failures ?? 0) + 1;
-        row.note = err.message;
-      }
-    }
-  }
-  for (const row of live) {
-    row.ms = median(row.runs.map((r) => r.exit));
-    row.answerMs = median(row.runs.map((r) => r.answer));
-    row.readyMs = median(row.runs.map((r) => r.ready));
-    if (row.failures) row.note = `${row.failures} failed run(s), last: ${row.note}`;
-  }
+  await timedRuns(live, scenario, options.runs, env);
+  summarise(live);
   const entries = await countModules(rows, scenario, env);
   return { about: scenario.about, cold: true, runs: options.runs, seconds: (Date.now() - began) / 1000, rows, entries };
 }
 
-const ratio = (a, b) => (a && b ? a / b : null);
 const x = (n) => (n == null ? '—' : n.toFixed(2));
 const whole = (n) => (n == null ? '—' : Math.round(n).toString());
 
-// The ratio columns: time over each peer's (below 1 is faster).
-const PEERS = ['node', 'express5', 'fastify', 'hono'];
-
 export function coldTable(name, result) {
-  const ok = result.rows.filter((row) => row.status === 'ok');
-  const peer = (framework) => ok.find((row) => row.framework === framework && !row.variant);
-  const head = ['framework', 'spawn to exit ms', ...PEERS.map((p) => `× ${p}`), 'to answer ms', 'to ready ms', 'modules at exit', 'notes'];
+  const head = ['framework', 'spawn to exit ms', ...PEERS.map((p) => `× ${p}`), 'CPU ms', 'CPU × hono', 'to answer ms', 'to ready ms',
+    'modules at exit', 'notes'];
   const lines = [
     `### ${name}: ${result.about}`,
     '',
-    `Median of ${result.runs} runs per framework, interleaved; times in ms from spawn, lower is better.`,
+    `Median of ${result.runs} runs per framework, interleaved; times in ms from spawn, lower is better; ` +
+      '× peer: the median of the run-by-run ratios. CPU: the process\'s own user + system time, all threads.',
     '',
     `| ${head.join(' | ')} |`,
     `| ${head.map((h, i) => (i === 0 || i === head.length - 1 ? '---' : '---:')).join(' | ')} |`,
   ];
   for (const row of result.rows) {
     const cells = row.status === 'ok'
-      ? [whole(row.ms), ...PEERS.map((p) => x(ratio(row.ms, peer(p)?.ms))), whole(row.answerMs), whole(row.readyMs), whole(row.modulesAtExit)]
+      ? [whole(row.ms), ...PEERS.map((p) => x(row.vs[p])), whole(row.cpuMs), x(row.cpuVsHono),
+        whole(row.answerMs), whole(row.readyMs), whole(row.modulesAtExit)]
       : Array(head.length - 2).fill('—');
     lines.push(`| ${[row.label, ...cells, row.note ?? ''].join(' | ')} |`);
   }

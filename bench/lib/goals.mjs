@@ -26,7 +26,10 @@ const GOALS = [
     const kept = row(r, 'routes-500', 'trestle')?.vsOwn;
     return kept == null ? null : { value: `${kept.toFixed(2)}×`, pass: kept > 0.9 };
   }],
-  ['cold: trestle ≤ hono (spawn to exit)', (r) => atMost(row(r, 'cold', 'trestle')?.ms, row(r, 'cold', 'hono')?.ms)],
+  ['cold: trestle ≤ hono (spawn to exit)', (r) => {
+    const x = row(r, 'cold', 'trestle')?.vsHono;
+    return x == null ? null : { value: `${x.toFixed(2)}×`, pass: x <= 1 };
+  }],
   ['modules at require: trestle < express 5', (r) => {
     const count = (label) => r.cold?.entries.find((e) => e.label === label)?.atRequire;
     const mine = count('trestle');
@@ -34,11 +37,6 @@ const GOALS = [
     return mine && theirs ? { value: `${mine} vs ${theirs}`, pass: mine < theirs } : null;
   }],
 ];
-
-function atMost(mine, theirs) {
-  if (!mine || !theirs) return null;
-  return { value: `${(mine / theirs).toFixed(2)}×`, pass: mine <= theirs };
-}
 
 function atLeast(mine, theirs, factor) {
   if (!mine || !theirs) return null;
