@@ -11,6 +11,7 @@ import { hasWrk, loadGenerator } from './lib/load.mjs';
 import { runScenario, plannedRows } from './lib/run-scenario.mjs';
 import { addRatios, scenarioTable } from './lib/report.mjs';
 import { goalsTable } from './lib/goals.mjs';
+import { runCold, coldTable } from './lib/cold.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PACKAGES = ['express', 'express4', 'fastify', 'hono', '@hono/node-server', 'koa', '@koa/router', 'polka',
@@ -60,10 +61,13 @@ async function main() {
     ? `not pinned (${pinProblem}): server and load generator share the CPUs`
     : `server on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)`;
 
-  const rows = options.scenarios.reduce((sum, name) =>
-    sum + plannedRows(scenarioData.scenarios[name], options.frameworks).filter((row) => row.status === 'pending').length, 0);
-  // Per row: warm-up, rounds and a little slack; per scenario: server start-up.
-  const estimate = rows * (options.warmup + options.rounds * options.duration + 0.2) + options.scenarios.length * 1.5;
+  const rowsOf = (name) => plannedRows(scenarioData.scenarios[name], options.frameworks).filter((row) => row.status === 'pending').length;
+  const loadScenarios = options.scenarios.filter((name) => !scenarioData.scenarios[name].cold);
+  const rows = loadScenarios.reduce((sum, name) => sum + rowsOf(name), 0);
+  // Per row: warm-up, rounds and a little slack; per scenario: server start-up;
+  // a cold row: its runs, a warm-up run and a module count, about 0.3s each.
+  const coldRuns = options.scenarios.includes('cold') ? rowsOf('cold') * (options.runs + 2) : 0;
+  const estimate = rows * (options.warmup + options.rounds * options.duration + 0.2) + loadScenarios.length * 1.5 + coldRuns * 0.3;
   log(`bench (${options.mode}): ${options.scenarios.join(', ')} × ${options.frameworks.join(', ')}`);
   log(`${options.tool}, ${options.connections} connections, warm-up ${options.warmup}s, ` +
     `${options.rounds} round(s) of ${options.duration}s; ${placement}; about ${Math.round(estimate)}s\n`);
@@ -76,6 +80,8 @@ async function main() {
       connections: options.connections,
       warmup: options.warmup,
       rounds: options.rounds,
+      runs: options.runs,
+      loadAverage: os.loadavg()[0],
       duration: options.duration,
       placement,
       node: process.version,
@@ -100,9 +106,14 @@ async function main() {
   for (const name of options.scenarios) {
     const scenario = scenarioData.scenarios[name];
     log(`${name}: ${scenario.about}`);
-    results.scenarios[name] = await runScenario({ name, scenario, options, measure, pinned: !pinProblem, log });
-    addRatios(name, results.scenarios);
-    tables.push(scenarioTable(name, results.scenarios[name]));
+    if (scenario.cold) {
+      results.scenarios[name] = await runCold({ scenario, options, log });
+      tables.push(coldTable(name, results.scenarios[name]));
+    } else {
+      results.scenarios[name] = await runScenario({ name, scenario, options, measure, pinned: !pinProblem, log });
+      addRatios(name, results.scenarios);
+      tables.push(scenarioTable(name, results.scenarios[name]));
+    }
     log('\n' + tables.at(-1) + '\n');
     writeResults(options.out, results, tables);
   }

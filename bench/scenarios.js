@@ -100,6 +100,25 @@ const scenarios = {
     request: { method: 'GET', path: '/api/v1/resource499/42/items/7' },
     expect: { type: 'application/json', json: PARAMS_REPLY },
   },
+  // Not a load test: each run is a fresh process (lib/cold.mjs).
+  cold: {
+    about: 'a fresh process requires the framework, builds 20 routes like params, listens, answers one GET, exits',
+    cold: true,
+    routes: paramRoutes(20),
+    request: { method: 'GET', path: '/api/v1/resource19/42/items/7' },
+    expect: { type: 'application/json', json: PARAMS_REPLY },
+    // trestle twice: its v5 entry and its v4 one.
+    variants: {
+      node: [null],
+      trestle: [null, 'v4'],
+      express5: [null],
+      express4: [null],
+      fastify: [null],
+      hono: [null],
+      koa: [null],
+      polka: [null],
+    },
+  },
 };
 
 module.exports = { scenarios, HELLO, JSON_REPLY, STATIC_DIR, STATIC_FILE };

@@ -1,4 +1,4 @@
-// The targets issue 3 sets for trestle, checked against a run's figures.
+// The targets issues 3 and 23 set for trestle, checked against a run's figures.
 // Each check says pass, FAIL, or "—" when the run lacks the figures.
 
 const row = (results, scenario, framework) =>
@@ -25,6 +25,16 @@ const GOALS = [
   ['routes-500: trestle > 0.9 × its own params', (r) => {
     const kept = row(r, 'routes-500', 'trestle')?.vsOwn;
     return kept == null ? null : { value: `${kept.toFixed(2)}×`, pass: kept > 0.9 };
+  }],
+  ['cold: trestle ≤ hono (spawn to exit)', (r) => {
+    const x = row(r, 'cold', 'trestle')?.vsHono;
+    return x == null ? null : { value: `${x.toFixed(2)}×`, pass: x <= 1 };
+  }],
+  ['modules at require: trestle < express 5', (r) => {
+    const count = (label) => r.cold?.entries.find((e) => e.label === label)?.atRequire;
+    const mine = count('trestle');
+    const theirs = count('express 5');
+    return mine && theirs ? { value: `${mine} vs ${theirs}`, pass: mine < theirs } : null;
   }],
 ];
 

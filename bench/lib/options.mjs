@@ -6,12 +6,13 @@ export const SCENARIOS = Object.keys(scenarioData.scenarios);
 
 // Sized so that the full suite (60 framework/scenario rows) stays under ~8
 // minutes by default and under a minute with --quick. Many short rounds give
-// a steadier median than a few long ones on a shared, noisy machine.
+// a steadier median than a few long ones on a shared, noisy machine. runs:
+// the cold scenario's fresh processes per framework.
 // retryShare: how many disturbed rounds may be measured again, as a share of
 // all rounds; deadline: a hard stop for the whole run.
 const PRESETS = {
-  default: { warmup: 0.5, rounds: 5, duration: 1, retryShare: 0.1, deadline: 15 * 60 },
-  quick: { warmup: 0.2, rounds: 1, duration: 0.25, retryShare: 0, deadline: 3 * 60 },
+  default: { warmup: 0.5, rounds: 5, duration: 1, retryShare: 0.1, runs: 15, deadline: 15 * 60 },
+  quick: { warmup: 0.2, rounds: 1, duration: 0.25, retryShare: 0, runs: 5, deadline: 3 * 60 },
 };
 
 const HELP = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
@@ -24,6 +25,7 @@ const HELP = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [optio
   --rounds N              measured rounds per framework (default 5, quick 1)
   --duration S            seconds per round (default 1, quick 0.25)
   --warmup S              warm-up seconds per server (default 0.5, quick 0.2)
+  --runs N                cold scenario: fresh processes per framework (default 15, quick 5)
   --no-pin                do not pin server and load generator to separate CPUs
   --out FILE              raw figures (default bench/results/latest.json)
   --help                  this text
@@ -61,6 +63,7 @@ export function parseOptions(argv) {
       case '--rounds': given.rounds = Math.round(positive(value(), 'rounds')); break;
       case '--duration': given.duration = positive(value(), 'duration'); break;
       case '--warmup': given.warmup = positive(value(), 'warmup'); break;
+      case '--runs': given.runs = Math.round(positive(value(), 'runs')); break;
       case '--out': given.out = value(); break;
       default: throw new Error(`unknown option "${arg}" (see --help)`);
     }

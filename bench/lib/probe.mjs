@@ -21,8 +21,12 @@ export async function probe(port, { request, expect }) {
   } catch (err) {
     return `request failed: ${err.cause?.message || err.message}`;
   }
-  if (res.status !== 200) return `status ${res.status}, expected 200`;
-  const type = res.headers.get('content-type') || '';
+  return checkAnswer({ status: res.status, type: res.headers.get('content-type') || '', text }, expect);
+}
+
+// What is wrong with an answer ({ status, type, text }), or null when it is right.
+export function checkAnswer({ status, type, text }, expect) {
+  if (status !== 200) return `status ${status}, expected 200`;
   if (expect.type && !type.startsWith(expect.type)) return `content-type "${type}", expected ${expect.type}`;
   if (expect.text !== undefined && text !== expect.text) return `body ${JSON.stringify(text.slice(0, 80))}`;
   if (expect.file && text !== readFileSync(expect.file, 'utf8')) return 'body differs from the file';

@@ -10,7 +10,7 @@ const START_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 3_000;
 
 // A port nobody is listening on right now, chosen by the OS.
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();

@@ -2,9 +2,11 @@
 // What every server shares: reading `<scenario> <port> [variant]` from the
 // command line, saying "ready" once listening, and dying with the runner.
 const fs = require('node:fs');
+const path = require('node:path');
 const { scenarios } = require('../scenarios');
 
 const HOST = '127.0.0.1';
+const BENCH_DIR = path.join(__dirname, '..') + path.sep;
 
 function parseArgs() {
   const [name, portText, variant] = process.argv.slice(2);
@@ -17,7 +19,24 @@ function parseArgs() {
   process.stdin.on('end', () => process.exit(0));
   process.stdin.on('error', () => process.exit(0));
   process.stdin.resume();
+  if (process.env.BENCH_COUNT_MODULES) process.on('exit', reportModules);
+  if (process.env.BENCH_REPORT_CPU) process.on('exit', reportCpu);
   return { name, scenario, port, variant };
+}
+
+// For the cold scenario: the CPU time of this process's whole life (all its
+// threads), which other work on a shared machine moves less than wall time.
+function reportCpu() {
+  const { user, system } = process.cpuUsage();
+  process.stderr.write(`cpu ${(user + system) / 1000}\n`);
+}
+
+// For the cold scenario's module table (never in a timed run): how many
+// files the framework loaded in this process, the bench's own left out.
+function reportModules() {
+  const own = (file) => file.startsWith(BENCH_DIR) && !file.includes('node_modules');
+  const count = Object.keys(require.cache).filter((file) => !own(file)).length;
+  process.stderr.write(`modules ${count}\n`);
 }
 
 // The runner waits for this exact line on stdout. Usable as a listen

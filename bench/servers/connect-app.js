@@ -19,6 +19,7 @@ function addScenarioRoutes(app, kit, { name, scenario, variant }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'cold':
       for (const route of scenario.routes) app.get(route, (req, res) => kit.json(res, req.params));
       break;
     case 'middleware':

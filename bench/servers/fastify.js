@@ -18,6 +18,7 @@ function build({ name, scenario }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'cold':
       for (const route of scenario.routes) app.get(route, async (req) => req.params);
       break;
     case 'middleware':

@@ -19,6 +19,7 @@ function build({ name, scenario }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'cold':
       for (const route of scenario.routes) app.get(route, (c) => c.json(c.req.param()));
       break;
     case 'middleware':

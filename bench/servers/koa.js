@@ -26,6 +26,7 @@ function build({ name, scenario }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'cold':
       for (const route of scenario.routes) {
         router.get(route, (ctx) => {
           ctx.body = ctx.params;

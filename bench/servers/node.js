@@ -66,7 +66,8 @@ function handlerFor({ name, scenario }) {
     case 'hello': return hello;
     case 'json': return (req, res) => (req.url === '/json' ? sendJson(res, JSON_REPLY) : notFound(res));
     case 'params':
-    case 'routes-500': return paramsHandler(scenario.routes);
+    case 'routes-500':
+    case 'cold': return paramsHandler(scenario.routes);
     case 'middleware': return middlewareHandler(scenario.middlewareCount);
     case 'logger': return loggerHandler();
     case 'body': return bodyHandler;

@@ -5,10 +5,14 @@
 import { parse as parseSimple } from 'node:querystring';
 import { resolve } from 'node:path';
 import etag from 'etag';
-import proxyaddr from 'proxy-addr';
-import qs from 'qs';
+import { lazy } from '../lazy';
 import { View } from './view';
 import { createError } from '../errors';
+
+// Only the `extended` query parser needs qs, and only a list of trusted
+// addresses needs proxy-addr: neither is loaded before it is chosen.
+const qs = lazy(() => require('qs') as typeof import('qs'));
+const proxyaddr = lazy(() => require('proxy-addr') as typeof import('proxy-addr'));
 
 export type EtagFn = (body: string | Buffer, encoding?: BufferEncoding) => string | undefined;
 export type QueryParserFn = (str: string) => Record<string, unknown>;
@@ -40,7 +44,7 @@ function strongETag(body: string | Buffer, encoding?: BufferEncoding): string {
 
 /** `qs` with nested objects and arrays; it never writes through `__proto__`. */
 export function parseExtendedQuery(str: string): Record<string, unknown> {
-  return qs.parse(str, { allowPrototypes: true }) as Record<string, unknown>;
+  return qs().parse(str, { allowPrototypes: true }) as Record<string, unknown>;
 }
 
 export function compileQueryParser(value: unknown): QueryParserFn | undefined {
@@ -70,7 +74,7 @@ export function compileTrust(value: unknown): TrustFn {
     return (_addr, i) => i < hops;
   }
   if (typeof value === 'string') value = value.split(',').map((v) => v.trim());
-  return proxyaddr.compile((value as string[] | false | undefined) || []);
+  return proxyaddr().compile((value as string[] | false | undefined) || []);
 }
 
 /** Settings whose value is compiled into a `<name> fn` companion. */

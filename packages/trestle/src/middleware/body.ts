@@ -8,13 +8,11 @@
 // set of closures.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transform } from 'node:stream';
-import * as zlib from 'node:zlib';
 import bytes from 'bytes';
 import * as contentType from 'content-type';
-import iconv from 'iconv-lite';
 import onFinished from 'on-finished';
-import typeis from 'type-is';
 import { boundedMemo } from '../memo';
+import { lazy } from '../lazy';
 import { createError, createHttpError, type HttpError, withStatus } from '../errors';
 
 type Next = (err?: unknown) => void;
@@ -46,6 +44,18 @@ export interface ParserConfig {
 
 const kState = Symbol('trestle.body');
 
+// Loaded with the first body of a type to check (type-is, and the mime
+// database behind it) or of a charset other than UTF-8 (iconv-lite).
+const typeis = lazy(() => require('type-is') as typeof import('type-is'));
+const iconv = lazy(() => require('iconv-lite') as typeof import('iconv-lite'));
+// node's zlib is not loaded at start-up either: only compressed bodies need it.
+const zlib = lazy(() => require('node:zlib') as typeof import('node:zlib') & { createZstdDecompress?: () => Transform });
+
+/** As type-is's `hasBody`: a body is announced by Transfer-Encoding or a numeric Content-Length. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+}
+
 /** `limit`, `inflate`, `type` and `verify`, checked and compiled once. */
 export function commonConfig(options: CommonOptions, defaultType: string): Pick<ParserConfig, 'limit' | 'inflate' | 'verify' | 'matches'> {
   const limit = typeof options.limit === 'number' ? options.limit : bytes.parse(options.limit || '100kb');
@@ -63,7 +73,7 @@ export function commonConfig(options: CommonOptions, defaultType: string): Pick<
 function typeMatcher(type: TypeOption): (req: IncomingMessage) => boolean {
   if (typeof type === 'function') return (req) => Boolean(type(req));
   const types = Array.isArray(type) ? type : [type];
-  const matches = boundedMemo((header) => Boolean(typeis.is(header, types)));
+  const matches = boundedMemo((header) => Boolean(typeis().is(header, types)));
   return (req) => {
     const header = req.headers['content-type'];
     return header !== undefined && matches(header);
@@ -97,7 +107,7 @@ export function createParser(config: ParserConfig) {
       return;
     }
     if (!('body' in req)) req.body = undefined;
-    if (!typeis.hasBody(req) || !config.matches(req)) {
+    if (!hasBody(req) || !config.matches(req)) {
       next();
       return;
     }
@@ -112,14 +122,16 @@ export function createParser(config: ParserConfig) {
   };
 }
 
-const inflaters: Record<string, () => Transform> = Object.assign(Object.create(null) as Record<string, () => Transform>, {
-  gzip: () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-});
-// zstd exists from Node 22.15 on.
-const zstd = (zlib as unknown as { createZstdDecompress?: () => Transform }).createZstdDecompress;
-if (typeof zstd === 'function') inflaters.zstd = () => zstd();
+/** A new inflater for `encoding`, or undefined for one node cannot inflate (zstd exists from Node 22.15 on). */
+function inflaterFor(encoding: string): Transform | undefined {
+  switch (encoding) {
+    case 'gzip': return zlib().createGunzip();
+    case 'deflate': return zlib().createInflate();
+    case 'br': return zlib().createBrotliDecompress();
+    case 'zstd': return zlib().createZstdDecompress?.();
+    default: return undefined;
+  }
+}
 
 /** Per-request reading state; listeners reach it through `source[kState]`. */
 class BodyState {
@@ -149,13 +161,12 @@ function read(req: Req, res: ServerResponse, next: Next, config: ParserConfig, c
       settle(req, createHttpError(415, 'TRESTLE_ERR_ENCODING_UNSUPPORTED', 'content encoding unsupported', { encoding, type: 'encoding.unsupported' }), next);
       return;
     }
-    const make = inflaters[encoding];
-    if (make === undefined) {
+    inflater = inflaterFor(encoding);
+    if (inflater === undefined) {
       const message = `unsupported content encoding "${encoding}"`;
       settle(req, createHttpError(415, 'TRESTLE_ERR_ENCODING_UNSUPPORTED', message, { encoding, type: 'encoding.unsupported' }), next);
       return;
     }
-    inflater = make();
   }
   // The declared length of a compressed body says nothing about its inflated size.
   const length = inflater === undefined ? declaredLength(req) : undefined;
@@ -219,7 +230,7 @@ function precheck(req: Req, config: ParserConfig, charset: string | null, length
     const details = { expected: length, length, limit: config.limit, type: 'entity.too.large' };
     return createHttpError(413, 'TRESTLE_ERR_ENTITY_TOO_LARGE', 'request entity too large', details);
   }
-  if (charset !== null && charset !== 'utf-8' && !iconv.encodingExists(charset)) return unsupportedCharset(charset);
+  if (charset !== null && charset !== 'utf-8' && !iconv().encodingExists(charset)) return unsupportedCharset(charset);
   return undefined;
 }
 
@@ -380,5 +391,5 @@ function decode(buf: Buffer, charset: string): string {
     const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
     return buf.toString('utf8', bom ? 3 : 0);
   }
-  return iconv.decode(buf, charset);
+  return iconv().decode(buf, charset);
 }

@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import encodeUrl from 'encodeurl';
 import escapeHtml from 'escape-html';
-import send from 'send';
+import type { SendOptions, SendStream } from 'send';
+import { lazy } from '../lazy';
 import { getPathname, getProtohost } from '../router/url';
 import type { StaticOptions } from '../types';
 import { optionsObject } from './options';
@@ -26,7 +27,11 @@ interface Serving {
 }
 
 const kServing = Symbol('trestle.static');
-type Stream = send.SendStream & { [kServing]: Serving };
+type Stream = SendStream & { [kServing]: Serving };
+
+// Apps create static() at start-up but may never serve a file: send (and
+// its mime database) is loaded with the first GET or HEAD that reaches it.
+const send = lazy(() => require('send') as typeof import('send'));
 
 export function serveStatic(root: string, options?: StaticOptions | null) {
   if (!root) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'root path required');
@@ -38,7 +43,7 @@ export function serveStatic(root: string, options?: StaticOptions | null) {
   if (setHeaders !== undefined && setHeaders !== null && typeof setHeaders !== 'function') {
     throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', 'option setHeaders must be function');
   }
-  const sendOptions: send.SendOptions = {
+  const sendOptions: SendOptions = {
     acceptRanges: opts.acceptRanges,
     cacheControl: opts.cacheControl,
     dotfiles: opts.dotfiles ?? 'ignore',
@@ -66,7 +71,7 @@ export function serveStatic(root: string, options?: StaticOptions | null) {
     let path = getPathname(req.url!);
     // At the mount point itself (`/static`, no slash) send must see "" to redirect to `/static/`.
     if (path === '/' && !getPathname(req.originalUrl ?? req.url!).endsWith('/')) path = '';
-    const stream = send(req, path, sendOptions) as Stream;
+    const stream = send()(req, path, sendOptions) as Stream;
     stream[kServing] = { req, next, forwardError: !fallthrough };
     stream.on('directory', onDirectory);
     if (setHeaders) stream.on('headers', setHeaders);

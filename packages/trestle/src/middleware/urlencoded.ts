@@ -1,10 +1,12 @@
 // `trestle.urlencoded()`: HTML form bodies into `req.body`. Simple mode keeps
 // keys as written (`a[b]` stays one key); extended mode builds nested objects
-// and arrays with `qs`. Neither ever writes through `__proto__`: qs drops that
-// key, and the objects it builds are plain ones of their own.
+// and arrays. Both parse with `qs`, loaded with the first form body. Neither
+// ever writes through `__proto__`: qs drops that key, and the objects it
+// builds are plain ones of their own.
 import depd from 'depd';
-import qs from 'qs';
+import type { IParseOptions } from 'qs';
 import type { UrlencodedOptions } from '../types';
+import { lazy } from '../lazy';
 import { type CommonOptions, commonConfig, createParser, requestCharset, unsupportedCharset } from './body';
 import { createError, createHttpError } from '../errors';
 import { optionsObject } from './options';
@@ -18,6 +20,7 @@ export interface UrlencodedDefaults {
 }
 
 const deprecate = depd('body-parser');
+const qs = lazy(() => require('qs') as typeof import('qs'));
 const charsets = new Set(['utf-8', 'iso-8859-1']);
 
 /** Counts `&`-separated parameters, stopping once past `limit`. */
@@ -45,7 +48,7 @@ export function createUrlencoded(defaults: UrlencodedDefaults) {
     const defaultCharset = opts.defaultCharset || 'utf-8';
     if (!charsets.has(defaultCharset)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', 'option defaultCharset must be either utf-8 or iso-8859-1');
     const common = commonConfig(opts as CommonOptions, 'application/x-www-form-urlencoded');
-    const qsOptions: qs.IParseOptions = {
+    const qsOptions: IParseOptions = {
       allowPrototypes: true,
       depth,
       strictDepth: extended,
@@ -66,7 +69,7 @@ export function createUrlencoded(defaults: UrlencodedDefaults) {
         // Repeated keys (`a=1&a=2`) and `a[]` lists stay arrays up to the parameter count.
         const parseOptions = { ...qsOptions, arrayLimit: Math.max(100, count), charset: charset as 'utf-8' | 'iso-8859-1' };
         try {
-          return qs.parse(body, parseOptions);
+          return qs().parse(body, parseOptions);
         } catch (err) {
           if (err instanceof RangeError) {
             const details = { type: 'querystring.parse.rangeError', body };

@@ -4,9 +4,13 @@
 // differently (legacy: `undefined` from `accepts`, booleans from `is`)
 // replaces the method in its profile with `convertedMethod`.
 import type { IncomingMessage } from 'node:http';
-import accepts from 'accepts';
-import parseRange from 'range-parser';
-import typeis from 'type-is';
+import type parseRange from 'range-parser';
+import { lazy } from '../lazy';
+
+// Loaded with the first request that asks (accepts and type-is bring the mime database).
+const accepts = lazy(() => require('accepts') as typeof import('accepts'));
+const typeis = lazy(() => require('type-is') as typeof import('type-is'));
+const rangeParser = lazy(() => require('range-parser') as typeof import('range-parser'));
 
 type Names = [] | [string | string[]] | string[];
 
@@ -31,31 +35,31 @@ function splitList(item: string): string[] {
 export const negotiationMembers = {
   /** The best of `types` per `Accept`; all accepted types without arguments; `false` when none fits. */
   accepts(this: IncomingMessage, ...types: Names): string | string[] | false {
-    return accepts(this).types(typeListOf(types));
+    return accepts()(this).types(typeListOf(types));
   },
 
   acceptsCharsets(this: IncomingMessage, ...charsets: Names): string | string[] | false {
-    return accepts(this).charsets(listOf(charsets));
+    return accepts()(this).charsets(listOf(charsets));
   },
 
   acceptsEncodings(this: IncomingMessage, ...encodings: Names): string | string[] | false {
-    return accepts(this).encodings(listOf(encodings));
+    return accepts()(this).encodings(listOf(encodings));
   },
 
   acceptsLanguages(this: IncomingMessage, ...languages: Names): string | string[] | false {
-    return accepts(this).languages(listOf(languages));
+    return accepts()(this).languages(listOf(languages));
   },
 
   /** The matching type as given, `null` when there is no body, else `false`. */
   is(this: IncomingMessage, ...types: Names): string | false | null {
-    return typeis(this, listOf(types));
+    return typeis()(this, listOf(types));
   },
 
   /** The `Range` header parsed against `size`: ranges with `type`, -1 unsatisfiable, -2 malformed. */
   range(this: IncomingMessage, size: number, options?: parseRange.Options): parseRange.Result | parseRange.Ranges | undefined {
     const header = this.headers.range;
     if (!header) return undefined;
-    return parseRange(size, header, options);
+    return rangeParser()(size, header, options);
   },
 };
 

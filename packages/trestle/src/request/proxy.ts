@@ -4,8 +4,11 @@
 // getter: a request that never reads them pays nothing.
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import proxyaddr from 'proxy-addr';
 import { TRUST_NONE, type TrustFn } from '../app/settings';
+import { lazy } from '../lazy';
+
+/** Loaded when a proxy is trusted, or `req.ips` read: with no proxy the socket's address is the answer. */
+const proxyaddr = lazy(() => require('proxy-addr') as typeof import('proxy-addr'));
 
 /** What these members read from the request. */
 interface ProxyState {
@@ -76,13 +79,13 @@ export const proxyMembers = {
     const trust = trustOf(self);
     // Trusting no proxy, the answer is the socket's: no need to parse X-Forwarded-For.
     if (trust === TRUST_NONE) return self.socket.remoteAddress;
-    return proxyaddr(self as unknown as IncomingMessage, trust);
+    return proxyaddr()(self as unknown as IncomingMessage, trust);
   },
 
   /** Forwarded addresses up to the first untrusted one, client first; `[]` when none are trusted. */
   get ips(): string[] {
     const self = this as unknown as ProxyState;
-    const addrs = proxyaddr.all(self as unknown as IncomingMessage, trustOf(self));
+    const addrs = proxyaddr().all(self as unknown as IncomingMessage, trustOf(self));
     // `all` lists the socket address first and the client last.
     addrs.reverse();
     addrs.pop();

@@ -2,11 +2,15 @@
 // res.cookie and res.clearCookie. Serialising (and refusing names or values
 // that would break the header) is the `cookie` package's job; signing is
 // `cookie-signature`'s, with the secret cookie-parser leaves in `req.secret`.
-import * as cookie from 'cookie';
-import { sign } from 'cookie-signature';
+import type { CookieSerializeOptions } from 'cookie';
 import type { ResponseState } from './state';
 import type { CookieOptions } from '../types';
 import { createError } from '../errors';
+import { lazy } from '../lazy';
+
+// Loaded with the first cookie set (cookie-signature with the first signed one).
+const cookie = lazy(() => require('cookie') as typeof import('cookie'));
+const signature = lazy(() => require('cookie-signature') as typeof import('cookie-signature'));
 
 /** The moment every browser reads as "already expired". */
 const EPOCH = new Date(1);
@@ -23,7 +27,7 @@ export const cookieMembers = {
     if (opts.signed) {
       const secret = this.req.secret;
       if (!secret) throw createError(Error, 'TRESTLE_ERR_COOKIE_SECRET_REQUIRED', 'cookieParser("secret") required for signed cookies');
-      val = `s:${sign(val, secret)}`;
+      val = `s:${signature().sign(val, secret)}`;
     }
     if (opts.maxAge != null) {
       const maxAge = Number(opts.maxAge);
@@ -33,7 +37,7 @@ export const cookieMembers = {
       }
     }
     if (opts.path == null) opts.path = '/';
-    return this.append('Set-Cookie', cookie.serialize(name, val, opts as cookie.CookieSerializeOptions));
+    return this.append('Set-Cookie', cookie().serialize(name, val, opts as CookieSerializeOptions));
   },
 
   /** Expires the cookie in the browser; `path` and `domain` must match the ones it was set with. */

@@ -4,13 +4,17 @@
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 import { isAbsolute, resolve } from 'node:path';
 import onFinished from 'on-finished';
-import send from 'send';
+import type { SendOptions, SendStream } from 'send';
 import { contentDisposition } from './headers';
+import { lazy } from '../lazy';
 import type { Done, ResponseState } from './state';
 import type { DownloadOptions, SendFileOptions } from '../types';
 import { createError } from '../errors';
 
-type FileOptions = SendFileOptions & send.SendOptions;
+type FileOptions = SendFileOptions & SendOptions;
+
+/** send (and the mime database behind it), loaded with the first file answered. */
+const send = lazy(() => require('send') as typeof import('send'));
 
 /**
  * Refuses `headers` send would set too late to fail cleanly: it sets them
@@ -25,7 +29,7 @@ function checkHeaders(headers: SendFileOptions['headers']): void {
 }
 
 /** Pipes `file` to `res`; `done` hears once: nothing, the error, or ECONNABORTED when the client left. */
-function pipeFile(res: ResponseState, file: send.SendStream, headers: SendFileOptions['headers'], done: Done): void {
+function pipeFile(res: ResponseState, file: SendStream, headers: SendFileOptions['headers'], done: Done): void {
   let finished = false;
   let streaming: boolean | undefined;
   const finish = (err?: unknown) => {
@@ -82,7 +86,7 @@ export const sendFileMembers = {
     const next = req.next;
     // The `etag` setting decides unless the call says otherwise (Express 5 lets the setting win always).
     const sendOptions: FileOptions = { ...opts, etag: opts.etag ?? Boolean(this.app.settings.etag) };
-    const file = send(req, encodeURI(path), sendOptions);
+    const file = send()(req, encodeURI(path), sendOptions);
     pipeFile(this, file, opts.headers, (err) => {
       if (done) return done(err);
       if (!err) return;

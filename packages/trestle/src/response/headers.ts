@@ -3,15 +3,20 @@
 // refuses CR/LF with a thrown TypeError: inside a handler that becomes
 // next(err), so a value can never split into a second header.
 import { basename, extname } from 'node:path';
-import { create } from 'content-disposition';
 import * as contentType from 'content-type';
-import mime from 'mime-types';
-import vary from 'vary';
 import { validateHeaderValue } from 'node:http';
 import { putContentType } from './header-store';
 import { boundedMemo } from '../memo';
 import { createError } from '../errors';
+import { lazy } from '../lazy';
 import type { HeaderInput, ResponseState } from './state';
+
+// res.send and res.json set their types without the mime database: it is
+// loaded with the first res.type or Content-Type set by name, and
+// content-disposition with the first attachment, vary with the first res.vary.
+const mime = lazy(() => require('mime-types') as typeof import('mime-types'));
+const disposition = lazy(() => require('content-disposition') as typeof import('content-disposition'));
+const vary = lazy(() => require('vary') as typeof import('vary'));
 
 export const TEXT_HTML = 'text/html; charset=utf-8';
 export const APPLICATION_JSON = 'application/json; charset=utf-8';
@@ -22,8 +27,8 @@ export const APPLICATION_JSON = 'application/json; charset=utf-8';
  * remembered (throwing as setHeader would), so remembered values are safe.
  */
 export const contentTypeFor = boundedMemo((type: string): string => {
-  const full = type.indexOf('/') === -1 ? mime.contentType(type) || 'application/octet-stream' : type;
-  const value = mime.contentType(full) || full;
+  const full = type.indexOf('/') === -1 ? mime().contentType(type) || 'application/octet-stream' : type;
+  const value = mime().contentType(full) || full;
   validateHeaderValue('Content-Type', value);
   return value;
 });
@@ -40,7 +45,7 @@ setCharset(APPLICATION_JSON);
 
 /** `attachment; filename="name"` for the last segment of `path` (never the directories), or `attachment`. */
 export function contentDisposition(path?: string): string {
-  return create(path === undefined ? undefined : basename(path));
+  return disposition().create(path === undefined ? undefined : basename(path));
 }
 
 function headerValue(value: HeaderInput): string | string[] {
@@ -75,7 +80,7 @@ export const headerMembers = {
       if (Array.isArray(v)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'Content-Type cannot be set to an Array');
       // As Express: a bare word mime-types does not know becomes `false`
       // (sent as "false"; send() and json() then treat the type as unset).
-      v = mime.contentType(v as string);
+      v = mime().contentType(v as string);
     }
     this.setHeader(field, v as string);
     return this;
@@ -102,7 +107,7 @@ export const headerMembers = {
 
   /** Adds `field` to Vary unless it is there already. */
   vary(this: ResponseState, field: string | string[]): ResponseState {
-    vary(this as never, field);
+    vary()(this as never, field);
     return this;
   },
 

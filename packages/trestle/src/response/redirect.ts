@@ -1,14 +1,16 @@
 // res.location and res.redirect: the Location header, and a redirect's body
 // negotiated as text or HTML (negotiation is the `accepts` package's job).
-import accepts from 'accepts';
 import depd from 'depd';
 import encodeUrl from 'encodeurl';
 import escapeHtml from 'escape-html';
 import statuses from 'statuses';
 import type { IncomingMessage } from 'node:http';
 import type { ResponseState } from './state';
+import { lazy } from '../lazy';
 
 const deprecate = depd('trestle');
+// Loaded with the first redirect.
+const accepts = lazy(() => require('accepts') as typeof import('accepts'));
 
 const REDIRECT_TYPES = ['text', 'html'];
 
@@ -20,7 +22,7 @@ const v5Page: RedirectPage = (message, href) =>
 
 /** What a redirect's body says, as text or HTML per the Accept header (empty when neither is accepted). */
 function redirectBody(res: ResponseState, status: number, location: string, page: RedirectPage, charset: string): string {
-  const type = accepts(res.req as unknown as IncomingMessage).types(REDIRECT_TYPES) as string | false;
+  const type = accepts()(res.req as unknown as IncomingMessage).types(REDIRECT_TYPES) as string | false;
   res.vary('Accept');
   const message = statuses.message[status];
   if (type === 'text') {
