@@ -92,7 +92,7 @@ describe('v4 defaults and deprecated forms', () => {
 
   test('app.del routes DELETE, with a deprecation warning on stderr', async () => {
     const app = appV4();
-    (app as unknown as { del(path: string, fn: trestle.RequestHandler): void }).del('/d', (_req, res) => res.send('deleted'));
+    app.del('/d', (_req, res) => res.send('deleted'));
     await request(app).delete('/d').expect('deleted');
   });
 
