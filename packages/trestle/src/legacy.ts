@@ -65,6 +65,48 @@ declare namespace trestle {
   export type TextOptions = T.TextOptions;
   /** The options of `trestle.static()`. */
   export type StaticOptions = T.StaticOptions;
+  /** The application, under the other name `@types/express` gives it. */
+  export type Express<L extends T.LocalsRecord = T.LocalsRecord> = T.ApplicationLegacy<L>;
+  /** `req.query` as the query parsers give it, under the name `@types/express` gives it. */
+  export type Query = T.ParsedQs;
+  /** An object of `V` by name. */
+  export type Dictionary<V> = T.Dictionary<V>;
+  /** Route parameters by position, as a regular expression's captures give them. */
+  export type ParamsFlatDictionary = T.ParamsFlatDictionary;
+  /** Route parameters by name or by position. */
+  export type Params = T.Params;
+  /** What every view sees besides its own locals: what the global `Express.Locals` declares. */
+  export type Locals = T.Locals;
+  /** A path a route or middleware is defined on: a string, a regular expression, or an array of them. */
+  export type PathParams = T.PathParams;
+  /** What a route or `use()` takes as handlers: handlers of any kind, or (nested) arrays of them. */
+  export type RequestHandlerParams<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs> = T.HandlerArg<P, ResBody, ReqBody, ReqQuery, 'legacy'>;
+  /** A route method of an app or router (`app.get`, `router.post` ...), returning `This`. */
+  export type IRouterMatcher<This> = T.RouteMatcher<This, 'legacy'>;
+  /** A method of a route (`route.get`, `route.post` ...), returning `This`. */
+  export type IRouterHandler<This> = T.RouteMethod<T.ParamsDictionary, This, 'legacy'>;
+  /** `app.use()` and `router.use()`, returning `This`. */
+  export type ApplicationRequestHandler<This> = T.UseMatcher<This, 'legacy'>;
+  /** A router, under the name `@types/express` gives its interface. */
+  export type IRouter = T.Router<'legacy'>;
+  /** A route, under the name `@types/express` gives its interface. */
+  export type IRoute<P = T.ParamsDictionary> = T.Route<P, 'legacy'>;
+  /** One entry of a router's or route's stack. */
+  export type ILayer = T.Layer;
+  /** A param trigger, under the name `@types/express` gives it. */
+  export type RequestParamHandler = T.ParamHandler<string, 'legacy'>;
+  /** One range of `req.range()`. */
+  export type ByteRange = T.ByteRange;
+  /** The ranges `req.range()` found, with their unit in `type`. */
+  export type RequestRanges = T.RequestRanges;
+  /** A media type of an `Accept` header read apart. */
+  export type MediaType = T.MediaType;
+  /** A callback told of an error, or of success: `res.sendFile(path, errback)`. */
+  export type Errback = T.Errback;
+  /** A function that sends a body and returns `This`, as `res.send` is. */
+  export type Send<ResBody = unknown, This = Response<ResBody>> = T.Send<ResBody, This>;
+  /** The options of `res.download()`. */
+  export type DownloadOptions = T.DownloadOptions;
   /** An entry of `req.accepted`: a media type read apart. */
   export type AcceptedType = T.AcceptedType;
   /** The options of `trestle.bodyParser()`. */

@@ -74,7 +74,7 @@ const expected = {
     response: keysOf<V4Response>()(...response, 'sendfile'),
     application: keysOf<V4Application>()(...application, 'router', 'del', '_router', 'lazyrouter'),
     router: keysOf<Members<trestleV4.Router, object>>()(...router),
-    factory: keysOf<Members<typeof trestleV4, object>>()(...factory, ...unbundled),
+    factory: keysOf<Members<typeof trestleV4, object>>()(...factory, ...unbundled, 'query'),
   },
   legacy: {
     request: keysOf<LegacyRequest>()(...request, ...aliases, 'accepted', 'acceptedCharsets', 'acceptedLanguages'),

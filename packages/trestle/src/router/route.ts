@@ -8,6 +8,9 @@ interface RoutedRequest {
   route?: unknown;
 }
 
+/** Marks a route whose methods may be given no handler (Express 4: such a route never answers). */
+export const kHandlerOptional = Symbol('handlerOptional');
+
 export class Route {
   path: unknown;
   stack: Layer[] = [];
@@ -87,7 +90,7 @@ export class Route {
 
   private handlers(args: unknown[], method: string): AnyHandler[] {
     const list = flatten<unknown>(args);
-    if (list.length === 0) throw new TypeError('argument handler is required');
+    if (list.length === 0 && !(this as { [kHandlerOptional]?: true })[kHandlerOptional]) throw new TypeError('argument handler is required');
     for (const fn of list) {
       if (typeof fn !== 'function') {
         throw new TypeError(`argument handler must be a function; Route.${method}() got ${Object.prototype.toString.call(fn)}`);

@@ -3,7 +3,7 @@
 import { type AnyHandler, Layer } from './layer';
 import { flatten, methods } from './methods';
 import type { PathCompiler } from './path/compiled';
-import { Route } from './route';
+import { kHandlerOptional, Route } from './route';
 import { getPathname, getProtohost } from './url';
 import { buildIndex, type LayerIndex } from './layer-index';
 import { mergeParams, param, type ParamCalled, type ParamFactory, type ParamFn, paramsNotRegistered, runParams } from './params';
@@ -20,6 +20,8 @@ export interface RouterProfile {
   sendOptions(res: unknown, methods: string[], next: Next): void;
   /** May `router.param(fn)` redefine how param() behaves? (v4: with a deprecation warning) */
   paramFactories: boolean | 'deprecated';
+  /** May a route method be given no handler (`app.post('/x')`)? Express 4 accepts it; the route never answers. */
+  handlerOptional?: boolean;
 }
 
 export interface RouterOptions {
@@ -129,6 +131,7 @@ function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
 
 function route(this: RouterInstance, path: unknown): Route {
   const r = new Route(path);
+  if (this.profile.handlerOptional) Object.defineProperty(r, kHandlerOptional, { value: true });
   const layer = new Layer(compile(this, path, true, this.strict), function handle(req: RoutingRequest, res: unknown, next: Next) {
     r.dispatch(req, res, next);
   });

@@ -12,6 +12,9 @@ export interface NextFunction {
   (deferToNext: 'router'): void;
 }
 
+/** A callback told of an error, or of success: `res.sendFile(path, errback)`. */
+export type Errback = (err?: Error) => void;
+
 /**
  * What a handler may return: anything. A returned promise that rejects becomes
  * `next(err)`; `unknown` (not `void`) so async handlers type-check without lint noise.

@@ -12,7 +12,7 @@ import type { LocalsRecord } from './generation';
 import type { NextFunction, ParamHandler } from './handlers';
 import type { JsonOptions, UrlencodedOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
-import type { RequestCore } from './request';
+import type { MediaType, RequestCore } from './request';
 import type { Layer, PathParams, Route, RouteMatcher, Router } from './router';
 import type { ParamFactory, ResponseV4 } from './v4';
 
@@ -30,15 +30,7 @@ declare module './generation' {
 }
 
 /** An entry of `req.accepted`: `text/html;level=1;q=0.8` read apart. */
-export interface AcceptedType {
-  /** The media type as written, such as `text/html`. */
-  value: string;
-  /** Its `q`, 1 when absent. */
-  quality: number;
-  /** The part before the slash, such as `text`. */
-  type: string;
-  /** The part after the slash, such as `html`. */
-  subtype: string;
+export interface AcceptedType extends MediaType {
   /** Its other parameters, such as `{ level: '1' }`. */
   params: Record<string, string>;
 }

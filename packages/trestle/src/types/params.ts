@@ -17,6 +17,19 @@ export interface ParamsDictionary {
   [key: string]: string;
 }
 
+/** An object of `T` by name. */
+export interface Dictionary<T> {
+  [key: string]: T;
+}
+
+/** Route parameters by position, as a regular expression's captures give them. */
+export interface ParamsFlatDictionary {
+  [key: number]: string;
+}
+
+/** Route parameters by name or by position. */
+export type Params = ParamsDictionary | ParamsFlatDictionary;
+
 type Lower = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z';
 type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 type IdentChar = Lower | Uppercase<Lower> | Digit | '_' | '$';

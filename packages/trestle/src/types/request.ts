@@ -118,16 +118,31 @@ export interface Request<
   is(type?: string | string[], ...types: string[]): string | false | null;
 }
 
-/** `-1` unsatisfiable, `-2` malformed, or the ranges with their unit in `type`. */
-export type RangeResult =
-  | -1
-  | -2
-  | (Array<{
-      /** First byte, from 0. */
-      start: number;
-      /** Last byte, inclusive, at most `size - 1`. */
-      end: number;
-    }> & {
-      /** The unit, such as `'bytes'`. */
-      type: string;
-    });
+/** One range of `req.range()`. */
+export interface ByteRange {
+  /** First byte, from 0. */
+  start: number;
+  /** Last byte, inclusive, at most `size - 1`. */
+  end: number;
+}
+
+/** The ranges `req.range()` found, with their unit in `type`. */
+export interface RequestRanges extends Array<ByteRange> {
+  /** The unit, such as `'bytes'`. */
+  type: string;
+}
+
+/** `-1` unsatisfiable, `-2` malformed, or the ranges. */
+export type RangeResult = -1 | -2 | RequestRanges;
+
+/** A media type of an `Accept` header read apart. */
+export interface MediaType {
+  /** The media type as written, such as `text/html`. */
+  value: string;
+  /** Its `q`, 1 when absent. */
+  quality: number;
+  /** The part before the slash, such as `text`. */
+  type: string;
+  /** The part after the slash, such as `html`. */
+  subtype: string;
+}

@@ -6,10 +6,15 @@ import type { NextFunction } from './handlers';
 import type { CookieOptions, DownloadOptions, SendFileOptions } from './options';
 import type { RenderCallback } from './settings';
 
-/** View locals: anything, plus what `Express.Locals` declares. */
-export interface Locals extends Express.Locals {
-  [key: string]: unknown;
-}
+/**
+ * What every view sees besides an app's or a handler's own locals: what the
+ * global `Express.Locals` declares. No index signature, so typed locals are
+ * exact: with `Response<Body, { user: User }>`, reading `res.locals.other` is an error.
+ */
+export interface Locals extends Express.Locals {}
+
+/** A function that sends a body and returns what it was called on, as `res.send` and `res.json` are. */
+export type Send<ResBody = unknown, This = unknown> = (body?: ResBody) => This;
 
 /** A header value for `res.set()`: a number becomes a string, an array gives one header line per value. */
 export type HeaderValue = string | number | readonly string[];
@@ -40,8 +45,12 @@ export interface Response<
   header(field: string, value?: HeaderValue): this;
   /** Alias of `res.set()`: sets each header of `fields`. */
   header(fields: Record<string, HeaderValue>): this;
-  /** A header already set on the response, case-insensitive; `undefined` when unset. */
-  get(field: string): string | number | string[] | undefined;
+  /**
+   * A header already set on the response, case-insensitive; `undefined` when
+   * unset. Typed `string | undefined` as `@types/express` has it: a header
+   * set to a number or an array reads back as that (`res.getHeader()` is typed so).
+   */
+  get(field: string): string | undefined;
   /** Adds `value` (a string or an array) after the values already set for `field`. */
   append(field: string, value?: HeaderValue): this;
   /** Sets `Content-Type` from an extension (`'json'`, `'.html'`) or a media type; an unknown extension gives `application/octet-stream`. */

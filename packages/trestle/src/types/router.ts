@@ -33,6 +33,8 @@ export interface RouteMatcher<This, G extends Generation = 'v5'> {
     path: PathParams,
     ...handlers: [HandlerArg<P, ResBody, ReqBody, ReqQuery, G>, ...Array<HandlerArg<P, ResBody, ReqBody, ReqQuery, G>>]
   ): This;
+  /** `trestle/v4` and `trestle/legacy` only: a path without handlers adds a route that never answers, as Express 4 does. */
+  (path: G extends 'v5' ? never : PathParams): This;
 }
 
 /** `router.use([path], ...handlers)`; error handlers have their own overloads. */
@@ -149,6 +151,8 @@ export interface RouteMethod<P, This, G extends Generation = 'v5'> {
   <P2 = P, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
     ...handlers: [HandlerArg<P2, ResBody, ReqBody, ReqQuery, G>, ...Array<HandlerArg<P2, ResBody, ReqBody, ReqQuery, G>>]
   ): This;
+  /** `trestle/v4` and `trestle/legacy` only: no handler at all, which Express 4 accepts. */
+  (...none: G extends 'v5' ? [never] : []): This;
 }
 
 /** A route: chain `.get()`, `.post()` ... on one path. */

@@ -3,10 +3,10 @@
 // `req.param()`, `app.del`, `res.sendfile`, ...), each warning when used.
 // Fills in the v4 row of the generation table.
 import type { ApplicationCore } from './application';
-import type { FactoryMembers } from './factory';
+import type { FactoryMembers, Middleware } from './factory';
 import type { LocalsRecord } from './generation';
 import type { ParamHandler } from './handlers';
-import type { SendFileOptions } from './options';
+import type { SendFileOptions, StaticOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
 import type { Request } from './request';
 import type { Response } from './response';
@@ -147,8 +147,53 @@ export interface UnbundledMiddleware {
   readonly staticCache: never;
 }
 
+/** The `mime` 1.x table of Express 4's `express.static.mime`: what the static server types files by. */
+export interface MimeTable {
+  /** The media type of each extension. */
+  types: Record<string, string>;
+  /** The default extension of each media type. */
+  readonly extensions: Record<string, string>;
+  /** The type `lookup` answers for an unknown extension: `application/octet-stream`. */
+  default_type: string;
+  /** Adds types: `{ 'text/x-foo': ['foo', 'fo'] }`; the first extension becomes the type's default. */
+  define(map: Record<string, string[]>): void;
+  /** The type of a path or extension, else `fallback`, else `default_type`. */
+  lookup(path: string, fallback?: string): string;
+  /** The default extension of a media type. */
+  extension(mimeType: string): string | undefined;
+  /** Charsets by media type. */
+  charsets: {
+    /** `UTF-8` for text, JavaScript and JSON types, else `fallback`. */
+    lookup(mimeType: string, fallback?: string): string | undefined;
+  };
+}
+
+/** `trestle.static` of `trestle/v4`: the static server, with its `mime` table. */
+export interface ServeStaticV4 {
+  /** Serves the files under `root`. */
+  (root: string, options?: StaticOptions): Middleware;
+  /** The table files are typed by; `mime.define()` adds to it. */
+  readonly mime: MimeTable;
+}
+
+/** The options of `query()`: those of `qs.parse` (`allowPrototypes` defaults to true, as in Express 4). */
+export interface QueryOptions {
+  /** Deepest nesting of `a[b][c]`. */
+  depth?: number;
+  /** Most parameters parsed. */
+  parameterLimit?: number;
+  /** Let keys such as `__proto__`-like names of `Object.prototype` through. */
+  allowPrototypes?: boolean;
+  /** Other options of `qs.parse`. */
+  [option: string]: unknown;
+}
+
 /** The factory `require('trestle/v4')` returns, with its members. */
 export interface TrestleV4 extends FactoryMembers<'v4'>, UnbundledMiddleware {
   /** Creates an application; `L` types `app.locals`. Its paths use the v4 path syntax. */
   <L extends LocalsRecord = LocalsRecord>(): ApplicationV4<L>;
+  /** Parses the query string into `req.query` when nothing has yet (in an app the router already has): with `qs` and `options`, or with a parser function. */
+  query(options?: QueryOptions | ((str: string) => unknown)): Middleware;
+  /** Serves the files under `root`; `trestle.static.mime` is the table it types them by. */
+  static: ServeStaticV4;
 }

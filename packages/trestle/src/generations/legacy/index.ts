@@ -16,6 +16,7 @@ export const legacy: Profile = {
     mountSeparators: '/.',
     sendOptions: sendOptionsV4,
     paramFactories: true,
+    handlerOptional: true,
   },
   settings: { queryParser: 'extended' },
   // Express 3 parsed forms with qs, and said nothing about it.

@@ -24,7 +24,7 @@ export function sendOptionsV4(res: unknown, methods: string[], next: (err?: unkn
 }
 
 export const v4: Profile = {
-  router: { compilePath: makeV4Compiler('/'), mountSeparators: '/', sendOptions: sendOptionsV4, paramFactories: 'deprecated' },
+  router: { compilePath: makeV4Compiler('/'), mountSeparators: '/', sendOptions: sendOptionsV4, paramFactories: 'deprecated', handlerOptional: true },
   settings: { queryParser: 'extended' },
   bodyParsers: {
     wrap: withEmptyBody,
