@@ -174,3 +174,14 @@ test('the entries declare the type names scripts/entry-types.mjs generates from 
   assert.equal(run.stderr, '');
   assert.equal(run.status, 0);
 });
+
+describe('the ESM entries export by name what the factory types declare (but the getters that throw)', () => {
+  const named = { trestle: [...factory], 'trestle/v4': [...factory, 'query'], 'trestle/legacy': [...factory, 'bodyParser', 'logger'] };
+  for (const [entry, names] of Object.entries(named)) {
+    test(entry, async () => {
+      const esm = (await import(entry)) as Record<string, unknown>;
+      assert.deepEqual(without(Object.keys(esm), ['default']), names.sort());
+      for (const name of names) assert.equal(esm[name], (esm.default as Record<string, unknown>)[name], name);
+    });
+  }
+});
