@@ -13,26 +13,32 @@ import type * as T from './types';
  * The factory with Express 3's behaviour: `trestle()` creates an application
  * with that generation's API, its paths in the v4 syntax.
  */
-const trestle = createFramework(legacy) as unknown as T.Trestle<'v4'>;
+const trestle = createFramework(legacy) as unknown as T.TrestleLegacy;
 
 /** The type names Express users import, with `@types/express`'s parameter order. */
 declare namespace trestle {
   /** An application, as `trestle()` returns it; `L` types `app.locals`. Its paths use the v4 path syntax. */
-  export type Application<L extends Record<string, unknown> = Record<string, unknown>> = T.Application<L, 'v4'>;
+  export type Application<L extends T.LocalsRecord = T.LocalsRecord> = T.ApplicationLegacy<L>;
   /** The request handlers receive: node's `IncomingMessage` with Express's `req` properties and methods. */
-  export type Request<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.Request<P, ResBody, ReqBody, ReqQuery, L>;
-  /** The response handlers receive: node's `ServerResponse` with Express's `res` methods. */
-  export type Response<ResBody = unknown, L extends Record<string, unknown> = Record<string, unknown>> = T.Response<ResBody, L>;
+  export type Request<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.LocalsRecord> = T.RequestLegacy<P, ResBody, ReqBody, ReqQuery, L>;
+  /** The response handlers receive: node's `ServerResponse` with Express's `res` methods; `StatusCode` types `res.status()`. */
+  export type Response<ResBody = unknown, L extends T.LocalsRecord = T.LocalsRecord, StatusCode extends number = number> = T.ResponseLegacy<ResBody, L, StatusCode>;
   /** `next()`, `next('route')`, `next('router')` or `next(err)`. */
   export type NextFunction = T.NextFunction;
   /** A middleware or route handler `(req, res, next)`; a returned promise that rejects becomes `next(err)`. */
-  export type RequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.RequestHandler<P, ResBody, ReqBody, ReqQuery, L>;
+  export type RequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.LocalsRecord> = T.RequestHandler<P, ResBody, ReqBody, ReqQuery, L, 'legacy'>;
   /** An error handler `(err, req, res, next)`, recognised by its four parameters. */
-  export type ErrorRequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends Record<string, unknown> = Record<string, unknown>> = T.ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery, L>;
+  export type ErrorRequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.LocalsRecord> = T.ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery, L, 'legacy'>;
+  /** A request handler, under the name `@types/express` also gives it. */
+  export type Handler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs> = T.Handler<P, ResBody, ReqBody, ReqQuery, 'legacy'>;
+  /** Middleware typed for Express (`@types/express`) or for node's own request and response: multer's, passport's, compression's. */
+  export type ForeignHandler = T.ForeignHandler;
+  /** A param trigger `(req, res, next, value, name)` for `app.param()` and `router.param()`. */
+  export type ParamHandler<V = string> = T.ParamHandler<V, 'legacy'>;
   /** A router, as `trestle.Router()` returns it: middleware and routes, itself a middleware. Its paths use the v4 path syntax. */
-  export type Router = T.Router<'v4'>;
+  export type Router = T.Router<'legacy'>;
   /** A route, as `app.route(path)` returns it: `.get()`, `.post()` ... chained on one path. */
-  export type Route<P = T.ParamsDictionary> = T.Route<P>;
+  export type Route<P = T.ParamsDictionary> = T.Route<P, 'legacy'>;
   /** The options of `trestle.Router()`: `caseSensitive`, `mergeParams`, `strict`. */
   export type RouterOptions = T.RouterOptions;
   /** The options of `res.cookie()` and `res.clearCookie()`. */
@@ -41,14 +47,8 @@ declare namespace trestle {
   export type ParamsDictionary = T.ParamsDictionary;
   /** The `req.params` type a path gives in the v4 path syntax: `'/users/:id?'` gives `{ id?: string }`. */
   export type RouteParameters<Path extends string> = T.RouteParametersV4<Path>;
-  /** `req.query` as the query parsers give it (the `qs` package's type). */
+  /** `req.query` as the query parsers give it: strings, arrays and nested objects. */
   export type ParsedQs = T.ParsedQs;
-  /** A request handler, under the name `@types/express` also gives it. */
-  export type Handler = T.Handler;
-  /** Middleware typed for Express (`@types/express`) or for node's own request and response: multer's, passport's, compression's. */
-  export type ForeignHandler = T.ForeignHandler;
-  /** A param trigger `(req, res, next, value, name)` for `app.param()` and `router.param()`. */
-  export type ParamHandler = T.ParamHandler;
   /** The options of `res.sendFile()` and `res.download()`. */
   export type SendFileOptions = T.SendFileOptions;
   /** A template engine for `app.engine(ext, fn)`: `(path, options, callback)`. */
@@ -65,6 +65,52 @@ declare namespace trestle {
   export type TextOptions = T.TextOptions;
   /** The options of `trestle.static()`. */
   export type StaticOptions = T.StaticOptions;
+  /** The application, under the other name `@types/express` gives it. */
+  export type Express<L extends T.LocalsRecord = T.LocalsRecord> = T.ApplicationLegacy<L>;
+  /** `req.query` as the query parsers give it, under the name `@types/express` gives it. */
+  export type Query = T.ParsedQs;
+  /** An object of `V` by name. */
+  export type Dictionary<V> = T.Dictionary<V>;
+  /** Route parameters by position, as a regular expression's captures give them. */
+  export type ParamsFlatDictionary = T.ParamsFlatDictionary;
+  /** Route parameters by name or by position. */
+  export type Params = T.Params;
+  /** What every view sees besides its own locals: what the global `Express.Locals` declares. */
+  export type Locals = T.Locals;
+  /** A path a route or middleware is defined on: a string, a regular expression, or an array of them. */
+  export type PathParams = T.PathParams;
+  /** What a route or `use()` takes as handlers: handlers of any kind, or (nested) arrays of them. */
+  export type RequestHandlerParams<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs> = T.HandlerArg<P, ResBody, ReqBody, ReqQuery, 'legacy'>;
+  /** A route method of an app or router (`app.get`, `router.post` ...), returning `This`. */
+  export type IRouterMatcher<This> = T.RouteMatcher<This, 'legacy'>;
+  /** A method of a route (`route.get`, `route.post` ...), returning `This`. */
+  export type IRouterHandler<This> = T.RouteMethod<T.ParamsDictionary, This, 'legacy'>;
+  /** `app.use()` and `router.use()`, returning `This`. */
+  export type ApplicationRequestHandler<This> = T.UseMatcher<This, 'legacy'>;
+  /** A router, under the name `@types/express` gives its interface. */
+  export type IRouter = T.Router<'legacy'>;
+  /** A route, under the name `@types/express` gives its interface. */
+  export type IRoute<P = T.ParamsDictionary> = T.Route<P, 'legacy'>;
+  /** One entry of a router's or route's stack. */
+  export type ILayer = T.Layer;
+  /** A param trigger, under the name `@types/express` gives it. */
+  export type RequestParamHandler = T.ParamHandler<string, 'legacy'>;
+  /** One range of `req.range()`. */
+  export type ByteRange = T.ByteRange;
+  /** The ranges `req.range()` found, with their unit in `type`. */
+  export type RequestRanges = T.RequestRanges;
+  /** A media type of an `Accept` header read apart. */
+  export type MediaType = T.MediaType;
+  /** A callback told of an error, or of success: `res.sendFile(path, errback)`. */
+  export type Errback = T.Errback;
+  /** A function that sends a body and returns `This`, as `res.send` is. */
+  export type Send<ResBody = unknown, This = Response<ResBody>> = T.Send<ResBody, This>;
+  /** The options of `res.download()`. */
+  export type DownloadOptions = T.DownloadOptions;
+  /** An entry of `req.accepted`: a media type read apart. */
+  export type AcceptedType = T.AcceptedType;
+  /** The options of `trestle.bodyParser()`. */
+  export type LegacyBodyParserOptions = T.LegacyBodyParserOptions;
 }
 
 export = trestle;

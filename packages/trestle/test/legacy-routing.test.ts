@@ -93,8 +93,8 @@ describe('trestle/legacy application', () => {
       next();
     });
     app.get('/u/:id', (req, _res, next) => (req.params.id === 'SKIP' ? next('route') : next()), (req, res) => {
-      const route = req.route as unknown as { path: string; method: string; keys: unknown[] };
-      res.send(`${req.params.id} ${route.method} ${route.path}`);
+      const route = req.route;
+      res.send(`${req.params.id} ${route && 'method' in route ? route.method : ''} ${route?.path}`);
     });
     app.get('/u/:id', (_req, res) => res.send('second route'));
     await request(app).get('/u/ab').expect('AB get /u/:id');

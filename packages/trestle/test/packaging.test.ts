@@ -7,32 +7,13 @@
 // those tools use) must still find each entry, and the published JavaScript
 // must name built-ins without the `node:` scheme those tools read as a file.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import resolve from 'resolve';
-
-const root = join(__dirname, '..', '..', '..');
-const packageDirs = { trestle: join(root, 'packages', 'trestle'), logger: join(root, 'packages', 'logline') };
-const loggerName: string = JSON.parse(readFileSync(join(packageDirs.logger, 'package.json'), 'utf8')).name;
-const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-
-/** Runs a command to completion (bounded by `timeout`) and returns its output; fails the test on a non-zero exit. */
-function run(cmd: string, args: string[], cwd: string, timeout = 120000): string {
-  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout });
-  assert.equal(result.status, 0, `${cmd} ${args.join(' ')}\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
-
-/** Packs the package in `dir` into `dest`: the tarball's path and the files npm put in it. */
-function pack(dir: string, dest: string): { tarball: string; files: string[] } {
-  const out = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest, ...npmFlags], dir);
-  const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  return { tarball: join(dest, info.filename), files: info.files.map((f) => f.path) };
-}
+import { loggerName, pack, packageDirs, run, npmFlags } from './pack';
 
 function jsFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type * as http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import request from 'supertest';
 import trestle from 'trestle';
@@ -86,13 +90,65 @@ describe('v4 defaults and deprecated forms', () => {
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
   });
 
+  test('a route method without handlers adds a route that never answers, as in Express 4; v5 refuses it', async () => {
+    const app = appV4();
+    app.post('/later');
+    app.route('/later').get();
+    trestleV4.Router().put('/later');
+    app.post('/other', (_req, res) => res.send('other'));
+    await request(app).post('/later').expect(404);
+    await request(app).get('/later').expect(404);
+    await request(app).post('/other').expect(200, 'other');
+    const v5Route = trestle().route('/x');
+    assert.throws(() => Reflect.apply(v5Route.get, v5Route, []), { name: 'TypeError', message: 'argument handler is required' });
+  });
+
+  test('trestle.query() parses the query string with qs where nothing has, and leaves an app\'s req.query as it is', async () => {
+    const parse = trestleV4.query();
+    const bare = (req: http.IncomingMessage & { query?: unknown }, res: http.ServerResponse) => parse(req, res, () => res.end(JSON.stringify(req.query)));
+    await request(bare).get('/p?a[b]=1&list=x&list=y#frag').expect('{"a":{"b":"1"},"list":["x","y"]}');
+    const custom = trestleV4.query((str) => ({ raw: str }));
+    await request((req: http.IncomingMessage & { query?: unknown }, res: http.ServerResponse) => custom(req, res, () => res.end(JSON.stringify(req.query))))
+      .get('/p?x=1')
+      .expect('{"raw":"x=1"}');
+    const app = appV4();
+    app.set('query parser', 'simple');
+    app.use(trestleV4.query());
+    app.get('/q', (req, res) => res.json(req.query));
+    await request(app).get('/q?a[b]=1').expect('{"a[b]":"1"}');
+  });
+
+  test('trestle.static.mime is the mime 1.x table; define() reaches the static server', async () => {
+    const { mime } = trestleV4.static;
+    assert.equal(mime.lookup('page.html'), 'text/html');
+    assert.equal(mime.lookup('file.nothing-known'), 'application/octet-stream');
+    assert.equal(mime.lookup('file.nothing-known', 'text/plain'), 'text/plain');
+    assert.equal(mime.extension('text/html; charset=utf-8'), 'html');
+    assert.equal(mime.charsets.lookup('application/json'), 'UTF-8');
+    assert.equal(mime.charsets.lookup('image/png', 'none'), 'none');
+    const dir = mkdtempSync(join(tmpdir(), 'trestle-mime-'));
+    try {
+      writeFileSync(join(dir, 'note.trestlenote'), 'hello');
+      mime.define({ 'text/x-trestle-note': ['trestlenote'] });
+      assert.equal(mime.lookup('note.trestlenote'), 'text/x-trestle-note');
+      assert.equal(mime.extensions['text/x-trestle-note'], 'trestlenote');
+      const app = appV4();
+      app.use(trestleV4.static(dir));
+      const res = await request(app).get('/note.trestlenote').expect(200, 'hello');
+      assert.match(res.headers['content-type'] ?? '', /^text\/x-trestle-note/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.equal('mime' in trestle.static, false);
+  });
+
   test("app.router throws the migration message, as Express 4's does", () => {
     assert.throws(() => appV4().router, /'app.router' is deprecated!/);
   });
 
   test('app.del routes DELETE, with a deprecation warning on stderr', async () => {
     const app = appV4();
-    (app as unknown as { del(path: string, fn: trestle.RequestHandler): void }).del('/d', (_req, res) => res.send('deleted'));
+    app.del('/d', (_req, res) => res.send('deleted'));
     await request(app).delete('/d').expect('deleted');
   });
 

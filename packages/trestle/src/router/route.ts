@@ -11,6 +11,9 @@ interface RoutedRequest {
   route?: unknown;
 }
 
+/** Marks a route whose methods may be given no handler (Express 4: such a route never answers). */
+export const kHandlerOptional = Symbol('handlerOptional');
+
 export class Route {
   path: unknown;
   stack: Layer[] = [];
@@ -100,7 +103,7 @@ export class Route {
 
   private handlers(args: unknown[], method: string): AnyHandler[] {
     const list = flatten<unknown>(args);
-    if (list.length === 0) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument handler is required');
+    if (list.length === 0 && !(this as { [kHandlerOptional]?: true })[kHandlerOptional]) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument handler is required');
     for (const fn of list) {
       if (typeof fn !== 'function') {
         throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `argument handler must be a function; Route.${method}() got ${Object.prototype.toString.call(fn)}`);

@@ -3,7 +3,7 @@
 import { type AnyHandler, Layer } from './layer';
 import { flatten } from './methods';
 import type { PathCompiler, PathOptions } from './path/compiled';
-import { Route } from './route';
+import { kHandlerOptional, Route } from './route';
 import { getPathname, getProtohost } from './url';
 import { buildIndex, type LayerIndex } from './layer-index';
 import { mergeParams, type ParamCalled, type ParamFactory, type ParamFn, paramsNotRegistered, runParams } from './params';
@@ -23,6 +23,8 @@ export interface RouterProfile {
   paramFactories: boolean | 'deprecated';
   /** What this generation's routers and layers look like to code that reads below the API. */
   shape: RouterShape;
+  /** May a route method be given no handler (`app.post('/x')`)? Express 4 accepts it; the route never answers. */
+  handlerOptional?: boolean;
 }
 
 /** The parts of Express's router objects that differ between generations. */
@@ -188,6 +190,7 @@ export function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
 
 export function route(this: RouterInstance, path: unknown): Route {
   const r = new Route(path);
+  if (this.profile.handlerOptional) Object.defineProperty(r, kHandlerOptional, { value: true });
   // Not enumerable: a route's own keys stay Express's (path, stack, methods).
   Object.defineProperty(r, '_exposeLayer', { value: this.profile.shape.exposeLayer, writable: true, configurable: true });
   const dispatch = this.profile.shape.boundDispatch

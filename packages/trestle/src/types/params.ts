@@ -1,11 +1,34 @@
-// Route parameters read from the path string, at the type level, for the v5
-// path syntax: `:name` is a string, `*name` an array of segments, and either
-// inside `{...}` is optional. `\\` escapes the next character.
+// What a request's `params` and `query` hold. Route parameters are read from
+// the path string at the type level: in the v5 path syntax `:name` is a
+// string, `*name` an array of segments, and either inside `{...}` is
+// optional (`\\` escapes the next character); the v4 syntax is read below.
+
+/**
+ * `req.query` as the query parsers give it: strings, arrays and nested
+ * objects. The same shape as the `qs` package's `ParsedQs`, declared here so
+ * that trestle's types need no other package's.
+ */
+export interface ParsedQs {
+  [key: string]: undefined | string | ParsedQs | Array<string | ParsedQs>;
+}
 
 /** Route parameters when nothing more precise is known. */
 export interface ParamsDictionary {
   [key: string]: string;
 }
+
+/** An object of `T` by name. */
+export interface Dictionary<T> {
+  [key: string]: T;
+}
+
+/** Route parameters by position, as a regular expression's captures give them. */
+export interface ParamsFlatDictionary {
+  [key: number]: string;
+}
+
+/** Route parameters by name or by position. */
+export type Params = ParamsDictionary | ParamsFlatDictionary;
 
 type Lower = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z';
 type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
@@ -98,8 +121,8 @@ type V4Scan<S extends string, Stars extends unknown[] = [], Acc = unknown> = S e
 /** The parameters of a v4/legacy route path: `'/users/:id?'` gives `{ id?: string }`, `'*'` gives `{ 0: string }`. */
 export type RouteParametersV4<Path extends string> = string extends Path ? ParamsDictionary : Simplify<V4Scan<Path>>;
 
-/** The path syntaxes the generations speak. */
+/** The path syntaxes the generations speak: `v5`, and `v4` (which `legacy` speaks too). */
 export type PathSyntax = 'v5' | 'v4';
 
-/** The params type of a path argument, per syntax. */
-export type ParamsOfSyntax<Path extends string, S extends PathSyntax> = S extends 'v4' ? RouteParametersV4<Path> : RouteParameters<Path>;
+/** The params type of a path argument for a generation (`v5`, `v4`, `legacy`): every one but v5 reads the v4 syntax. */
+export type ParamsOfSyntax<Path extends string, G extends string> = G extends 'v5' ? RouteParameters<Path> : RouteParametersV4<Path>;

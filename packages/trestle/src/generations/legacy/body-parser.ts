@@ -17,11 +17,7 @@ type Middleware = (req: Req, res: ServerResponse, next: Next) => void;
 const urlencoded = createUrlencoded({ extended: true });
 
 export function bodyParser(options: LegacyBodyParserOptions = {}): Middleware {
-  const parsers = [
-    json(options) as unknown as Middleware,
-    urlencoded({ extended: true, ...options }) as unknown as Middleware,
-    multipart(options) as Middleware,
-  ];
+  const parsers = [json(options), urlencoded({ extended: true, ...options }), multipart(options) as Middleware];
   return function bodyParserMiddleware(req: Req, res: ServerResponse, next: Next): void {
     let i = 0;
     const step = (err?: unknown): void => {

@@ -19,6 +19,7 @@ export const legacy: Profile = {
     paramFactories: true,
     // Express 3 kept its middleware in connect's stack: no Express 4 app layers.
     shape: v4RouterShape('/.', []),
+    handlerOptional: true,
   },
   settings: { queryParser: 'extended' },
   // Express 3 parsed forms with qs, and said nothing about it.

@@ -2,16 +2,9 @@
 // lists, `req.accepts`/`req.is` answering `undefined`/booleans, `req.host`
 // and `req.param` without deprecation warnings.
 import { convertedMethod, negotiationMembers } from '../../request/negotiation';
+import type { AcceptedType } from '../../types';
 import { alias, lookupParam, type ParamSources } from '../v4/request';
 
-/** An entry of `req.accepted`: `text/html;level=1;q=0.8` read apart. */
-export interface AcceptedType {
-  value: string;
-  quality: number;
-  type: string;
-  subtype: string;
-  params: Record<string, string>;
-}
 
 /** Splits an Accept-style header into entries, best quality first, dropping q=0. */
 function parseAcceptList(header: string | undefined): Array<{ value: string; quality: number; params: Record<string, string> }> {

@@ -5,6 +5,7 @@ import depd from 'depd';
 import { type App, applicationMembers, appRouter, kAppRouter } from '../../app/application';
 import { createError } from '../../errors';
 import type { RouterInstance } from '../../router/router';
+import { query, staticV4 } from './bundled';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');
@@ -40,16 +41,19 @@ export const v4Application: PropertyDescriptorMap = {
 /** Middleware Express 4 stopped bundling: asking for one says where it went. */
 const unbundled = ['bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout', 'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache'];
 
-export const v4Factory: PropertyDescriptorMap = Object.fromEntries(
-  unbundled.map((name) => [
-    name,
-    {
-      configurable: true,
-      enumerable: true,
-      get(): never {
-        throw createError(Error, 'TRESTLE_ERR_REMOVED_IN_V4', `Most middleware (like ${name}) is no longer bundled with Express and must be installed separately. Please see https://github.com/senchalabs/connect#middleware.`);
+/** The factory's members: `query()` and `static` with its `mime` table, and a getter per unbundled middleware. */
+export const v4Factory: PropertyDescriptorMap = {
+  ...Object.getOwnPropertyDescriptors({ query, static: staticV4 }),
+  ...Object.fromEntries(
+    unbundled.map((name) => [
+      name,
+      {
+        configurable: true,
+        enumerable: true,
+        get(): never {
+          throw createError(Error, 'TRESTLE_ERR_REMOVED_IN_V4', `Most middleware (like ${name}) is no longer bundled with Express and must be installed separately. Please see https://github.com/senchalabs/connect#middleware.`);
+        },
       },
-    },
-  ]),
-);
-
+    ]),
+  ),
+};

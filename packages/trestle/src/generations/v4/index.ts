@@ -25,7 +25,14 @@ export function sendOptionsV4(res: unknown, methods: string[], next: (err?: unkn
 }
 
 export const v4: Profile = {
-  router: { compilePath: makeV4Compiler('/'), mountSeparators: '/', sendOptions: sendOptionsV4, paramFactories: 'deprecated', shape: v4RouterShape('/', expressFourAppLayers) },
+  router: {
+    compilePath: makeV4Compiler('/'),
+    mountSeparators: '/',
+    sendOptions: sendOptionsV4,
+    paramFactories: 'deprecated',
+    shape: v4RouterShape('/', expressFourAppLayers),
+    handlerOptional: true,
+  },
   settings: { queryParser: 'extended' },
   bodyParsers: {
     wrap: withEmptyBody,

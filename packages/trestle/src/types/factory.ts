@@ -1,0 +1,38 @@
+// What the factory (`require('trestle')`) holds besides being callable:
+// its members in every generation.
+import type * as http from 'node:http';
+import type { Generation, RequestOf, ResponseOf, RouterOf } from './generation';
+import type { NextFunction } from './handlers';
+import type { JsonOptions, RawOptions, RouterOptions, StaticOptions, TextOptions, UrlencodedOptions } from './options';
+import type { RouteConstructor } from './router';
+
+/**
+ * A middleware the factory makes (a body parser, the static server): a
+ * function of node's request and response, as `@types/express` types them, so
+ * it goes in any app, of any generation, and in a bare node server.
+ */
+export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction) => void;
+
+/** The members of the factory every generation has: `Router`, `Route`, the body parsers, `static`, and the prototypes. */
+export interface FactoryMembers<G extends Generation = 'v5'> {
+  /** The prototype every app's methods come from. */
+  application: object;
+  /** The prototype every app's `req` inherits from. */
+  request: RequestOf<G>;
+  /** The prototype every app's `res` inherits from. */
+  response: ResponseOf<G>;
+  /** Creates a router: `trestle.Router({ mergeParams: true })`. */
+  Router(options?: RouterOptions): RouterOf<G>;
+  /** The route class: `new trestle.Route(path)`. */
+  Route: RouteConstructor<G>;
+  /** Parses JSON bodies into `req.body`. */
+  json(options?: JsonOptions): Middleware;
+  /** Parses `application/x-www-form-urlencoded` bodies into `req.body`. */
+  urlencoded(options?: UrlencodedOptions): Middleware;
+  /** Reads bodies into `req.body` as a Buffer. */
+  raw(options?: RawOptions): Middleware;
+  /** Reads bodies into `req.body` as a string. */
+  text(options?: TextOptions): Middleware;
+  /** Serves the files under `root`. */
+  static(root: string, options?: StaticOptions): Middleware;
+}

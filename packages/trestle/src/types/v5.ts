@@ -1,0 +1,27 @@
+// The types of `trestle` (Express 5's behaviour): the core's, with the v5
+// path syntax. Fills in the v5 row of the generation table.
+import type { Application } from './application';
+import type { FactoryMembers } from './factory';
+import type { LocalsRecord } from './generation';
+import type { Request } from './request';
+import type { Response } from './response';
+import type { Route, Router } from './router';
+
+declare module './generation' {
+  interface GenerationTypes<P, ResBody, ReqBody, ReqQuery, LocalsObj extends LocalsRecord, StatusCode extends number> {
+    /** `trestle`: Express 5's objects. */
+    v5: GenerationRow<
+      Request<P, ResBody, ReqBody, ReqQuery, LocalsObj>,
+      Response<ResBody, LocalsObj, StatusCode>,
+      Application<LocalsObj>,
+      Router,
+      Route<P>
+    >;
+  }
+}
+
+/** The factory `require('trestle')` returns, with its members. */
+export interface Trestle extends FactoryMembers<'v5'> {
+  /** Creates an application; `L` types `app.locals`. */
+  <L extends LocalsRecord = LocalsRecord>(): Application<L>;
+}
