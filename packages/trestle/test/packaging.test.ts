@@ -63,6 +63,21 @@ const require = createRequire(import.meta.url);
 const frameworks = { ${entries.map((e, i) => `'${e}': f${i}`).join(', ')} };
 ${probe('')}`;
 
+const usesExpress = `const http = require('http');
+const express = require('express');
+module.exports = () => new Promise((resolve, reject) => {
+  const app = express();
+  app.get('/', (req, res) => res.send('via express'));
+  const server = http.createServer(app).listen(0, '127.0.0.1', () => {
+    http.get({ host: '127.0.0.1', port: server.address().port, path: '/' }, (res) => {
+      let body = '';
+      res.on('data', (c) => { body += c; });
+      res.on('end', () => server.close(() => resolve([res.headers['x-powered-by'], body])));
+    }).on('error', reject);
+  });
+});
+`;
+
 describe('packages installed from their tarballs', { timeout: 600000 }, () => {
   let tmp = '';
   let app = '';
@@ -74,7 +89,13 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
     app = join(tmp, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, version: '1.0.0' }));
-    run('npm', ['install', ...npmFlags, packed.trestle.tarball, packed.logger.tarball], app, 300000);
+    // A dependency of the app that does require('express') itself, as NestJS's platform does.
+    mkdirSync(join(app, 'uses-express'));
+    writeFileSync(join(app, 'uses-express', 'package.json'), JSON.stringify({ name: 'uses-express', version: '1.0.0', main: 'index.js' }));
+    writeFileSync(join(app, 'uses-express', 'index.js'), usesExpress);
+    // README's alias recipe, "express": "npm:trestle@...", with the tarball in the registry's place.
+    const alias = `express@file:${packed.trestle.tarball}`;
+    run('npm', ['install', ...npmFlags, packed.trestle.tarball, packed.logger.tarball, alias, 'file:./uses-express'], app, 300000);
     writeFileSync(join(app, 'app.cjs'), cjsApp);
     writeFileSync(join(app, 'app.mjs'), esmApp);
   }, { timeout: 600000 });
@@ -110,6 +131,11 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
       trestle: '200 hi world', 'trestle/v4': '200 hi world', 'trestle/legacy': '200 hi world',
       logger: '200 logged', logLine: 'GET /hello/world 200\n',
     });
+  });
+
+  test("a dependency's own require('express') runs on trestle installed under Express's name", () => {
+    const out = run(process.execPath, ['-e', "require('uses-express')().then((a) => console.log(JSON.stringify(a)))"], app, 60000);
+    assert.deepEqual(JSON.parse(out), ['Trestle', 'via express']);
   });
 
   test('a resolver that ignores exports finds each entry and its types (Jest 26/27, older bundlers)', () => {
