@@ -15,7 +15,7 @@ import { runCold, coldTable } from './lib/cold.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PACKAGES = ['express', 'express4', 'fastify', 'hono', '@hono/node-server', 'koa', '@koa/router', 'polka',
-  'morgan', 'pino', 'pino-http', 'autocannon', 'trestle', 'logline'];
+  'morgan', 'pino', 'pino-http', 'autocannon', 'trestle', 'logline-http'];
 
 // The peers sit in bench/node_modules (installed on first need), trestle and
 // the logger in the workspace's node_modules.
