@@ -97,7 +97,7 @@ export function createParser(config: ParserConfig) {
       return;
     }
     if (!('body' in req)) req.body = undefined;
-    if (!typeis.hasBody(req) || !config.matches(req)) {
+    if (!hasBody(req) || !config.matches(req)) {
       next();
       return;
     }
@@ -219,6 +219,15 @@ function precheck(req: Req, config: ParserConfig, charset: string | null, length
   }
   if (charset !== null && charset !== 'utf-8' && !iconv.encodingExists(charset)) return unsupportedCharset(charset);
   return undefined;
+}
+
+/**
+ * type-is's test (a Content-Length or a Transfer-Encoding), or an HTTP/2
+ * stream its client did not end with the headers: an HTTP/2 body needs
+ * neither header, and clients streaming one send none.
+ */
+function hasBody(req: IncomingMessage): boolean {
+  return typeis.hasBody(req) || (req as { stream?: { endAfterHeaders?: boolean } }).stream?.endAfterHeaders === false;
 }
 
 function declaredLength(req: IncomingMessage): number | undefined {
