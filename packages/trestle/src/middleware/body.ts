@@ -279,6 +279,12 @@ function onWireEnd(this: Req): void {
 function onEnd(this: Req | Inflater): void {
   const state = this[kState]!;
   if (state.settled) return;
+  // An HTTP/2 stream reset by its client ends the request (node pushes its
+  // end) after marking it aborted: the body is cut, not complete.
+  if ((state.req as { aborted?: boolean }).aborted === true) {
+    fail(state, abortedError(state));
+    return;
+  }
   if (state.length !== undefined && state.received !== state.length) {
     fail(state, createHttpError(400, 'request size did not match content length', {
       expected: state.length,
