@@ -152,12 +152,17 @@ function buildApp(entry: Entry): App {
 
 const SIZE = statSync(DIGITS).size;
 
+// Each mode with the app as the server's listener (adopted: requests are made
+// of the app's classes), and h2c with a listener that calls the app (its
+// requests switch prototypes on the way in).
+const servings = [...modes.map((mode) => ({ mode, wrapped: false })), { mode: 'h2c' as const, wrapped: true }];
+
 for (const entry of entries) {
-  for (const mode of modes) {
-    describe(`${entry.name} over ${mode}`, () => {
+  for (const { mode, wrapped } of servings) {
+    describe(`${entry.name} over ${mode}${wrapped ? ', the app called by a listener of its own' : ''}`, () => {
       let served: H2Served;
       before(async () => {
-        served = await serveH2(buildApp(entry), mode);
+        served = await serveH2(buildApp(entry), mode, wrapped);
       });
       after(() => served.close());
       const secure = mode === 'h2';

@@ -39,9 +39,14 @@ export interface H2Response {
   text: string;
 }
 
-/** The app behind node's HTTP/2 server: `http2.createServer(app)` or `createSecureServer({ allowHTTP1: true, ... }, app)`. */
-export async function serveH2(app: unknown, mode: Mode): Promise<H2Served> {
-  const listener = app as Listener;
+/**
+ * The app behind node's HTTP/2 server: `http2.createServer(app)` or
+ * `createSecureServer({ allowHTTP1: true, ... }, app)`; with `wrapped`,
+ * behind a listener of its own that calls the app (a server trestle does not
+ * adopt: its requests switch prototypes).
+ */
+export async function serveH2(app: unknown, mode: Mode, wrapped = false): Promise<H2Served> {
+  const listener = wrapped ? (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => (app as Listener)(req, res) : (app as Listener);
   const server = mode === 'h2' ? http2.createSecureServer({ ...tls, allowHTTP1: true }, listener) : http2.createServer(listener);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on('session', (s: http2.ServerHttp2Session) => {

@@ -24,19 +24,24 @@
 // Loaded only when an HTTP/2 request arrives, so an HTTP/1.1 app never loads
 // node:http2 (6 ms).
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { type Http2Server, Http2ServerRequest, Http2ServerResponse, type ServerHttp2Session, type ServerOptions, createServer } from 'node:http2';
 import { http2ResponseMembers } from '../response/http2';
 
 /** What this module needs of an application. */
 export interface Http2App {
   request: object;
   response: object;
+  /** The app's HTTP/1.1 classes (for the HTTP/1.1 connections of an `allowHTTP1` server). */
+  _classes: { IncomingMessage: unknown; ServerResponse: unknown };
   _http2?: Http2Prototypes | undefined;
 }
 
 export interface Http2Prototypes {
   request: object;
   response: object;
+  /** The classes whose prototypes those are, for node's server options. */
+  Request: unknown;
+  Response: unknown;
   /** Sessions this app has brought its prototypes up to date for. */
   sessions: WeakSet<object>;
 }
@@ -112,7 +117,13 @@ function create(app: Http2App): Http2Prototypes {
   class AppHttp2Response extends Http2ServerResponse {}
   mirrors.set(app.request, AppHttp2Request.prototype);
   mirrors.set(app.response, AppHttp2Response.prototype);
-  const protos: Http2Prototypes = { request: AppHttp2Request.prototype, response: AppHttp2Response.prototype, sessions: new WeakSet() };
+  const protos: Http2Prototypes = {
+    request: AppHttp2Request.prototype,
+    response: AppHttp2Response.prototype,
+    Request: AppHttp2Request,
+    Response: AppHttp2Response,
+    sessions: new WeakSet(),
+  };
   app._http2 = protos;
   return protos;
 }
@@ -132,11 +143,61 @@ export function http2Prototypes(app: Http2App, req: Http2ServerRequest): Http2Pr
   const session = req.stream.session;
   if (protos === undefined || (session !== undefined && !protos.sessions.has(session))) {
     protos ??= create(app);
-    if (session !== undefined) protos.sessions.add(session);
+    if (session !== undefined) {
+      protos.sessions.add(session);
+      adoptServer(app, protos, (session as ServerHttp2Session).server as Http2Server | undefined);
+    }
     sync(app.request, requestSide);
     sync(app.response, responseSide);
   }
   const headers = req.headers;
   if (headers.host === undefined && headers[':authority'] !== undefined) headers.host = headers[':authority'];
   return protos;
+}
+
+const kAdopted = Symbol('trestle.http2.adopted');
+const noop = () => undefined;
+
+/**
+ * `http2.createServer(app)`: give the server the app's classes, so its
+ * requests are made with them and need no prototype switch. In V8 the
+ * switch itself is cheap, but every property then stored on the object (the
+ * router stores several) takes a slow path: measured, 40 µs a request, more
+ * than node's whole HTTP/2 answer.
+ *
+ * node reads its `Http2ServerRequest`/`Http2ServerResponse` options once,
+ * when the first 'request' listener is added, binding them into the 'stream'
+ * listener that makes each request. So the server's own stream listener is
+ * replaced by node's same function bound to the app's classes: taken from a
+ * server of ours (never listening) made with those options, whose `emit` and
+ * `listenerCount` are the real server's, the only members node's function
+ * uses. Done only when the app is the server's one request listener and the
+ * server has node's one stream listener, as node made it; else requests keep
+ * switching prototypes, as in Express. The HTTP/1.1 connections of an
+ * `allowHTTP1` server read their classes from the options on each
+ * connection: those get the app's HTTP/1.1 classes.
+ */
+function adoptServer(app: Http2App, protos: Http2Prototypes, server: (Http2Server & { [kAdopted]?: boolean }) | undefined): void {
+  if (server === undefined || server[kAdopted]) return;
+  server[kAdopted] = true;
+  const requests = server.listeners('request');
+  const streams = server.listeners('stream');
+  if (requests.length !== 1 || requests[0] !== (app as unknown) || streams.length !== 1 || streams[0]!.name !== 'bound onServerStream') return;
+  const donor = createServer({ Http2ServerRequest: protos.Request, Http2ServerResponse: protos.Response } as ServerOptions, noop);
+  const made = donor.listeners('stream');
+  if (made.length !== 1 || made[0]!.name !== 'bound onServerStream') return;
+  donor.emit = server.emit.bind(server);
+  donor.listenerCount = server.listenerCount.bind(server);
+  server.removeListener('stream', streams[0] as never);
+  server.on('stream', made[0] as never);
+  adoptHttp1(app, server);
+}
+
+/** An `allowHTTP1` server's HTTP/1.1 classes, in the options node reads on each connection. */
+function adoptHttp1(app: Http2App, server: Http2Server): void {
+  const slot = Object.getOwnPropertySymbols(server).find((sym) => sym.description === 'options');
+  const options = slot === undefined ? undefined : (server as unknown as Record<symbol, Record<string, unknown> | undefined>)[slot];
+  if (options === undefined || options.allowHTTP1 !== true) return;
+  if (options.Http1IncomingMessage === IncomingMessage) options.Http1IncomingMessage = app._classes.IncomingMessage;
+  if (options.Http1ServerResponse === ServerResponse) options.Http1ServerResponse = app._classes.ServerResponse;
 }
