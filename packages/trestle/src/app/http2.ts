@@ -25,7 +25,7 @@
 // node:http2 (6 ms).
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { type Http2Server, Http2ServerRequest, Http2ServerResponse, type ServerHttp2Session, type ServerOptions, createServer } from 'node:http2';
-import { http2ResponseMembers } from '../response/http2';
+import { installHttp2Response } from '../response/http2';
 
 /** What this module needs of an application. */
 export interface Http2App {
@@ -52,7 +52,7 @@ const mirrors = new WeakMap<object, object>();
 // The layers right above node's HTTP/2 prototypes, shared by every app.
 const requestBase: object = Object.create(Http2ServerRequest.prototype) as object;
 const responseBase: object = Object.create(Http2ServerResponse.prototype) as object;
-Object.defineProperties(responseBase, http2ResponseMembers(Http2ServerResponse.prototype));
+installHttp2Response(responseBase);
 
 interface Side {
   /** node:http's prototype, where the HTTP/1.1 chain ends. */

@@ -11,7 +11,9 @@
 //   They are dropped here, silently, in every way a header gets in.
 // - HTTP/2 has no reason phrase: node warns when one is set or passed to
 //   writeHead. It is left out, without a warning (final handlers set it).
-import type { Http2ServerResponse, OutgoingHttpHeaders } from 'node:http2';
+import { EventEmitter } from 'node:events';
+import { Http2ServerResponse, type OutgoingHttpHeaders } from 'node:http2';
+import { useHttp2Store } from './header-store';
 
 type HeaderValue = number | string | readonly string[];
 type HeaderList = readonly (string | readonly string[])[];
@@ -80,4 +82,32 @@ export function http2ResponseMembers(proto: Http2ServerResponse): PropertyDescri
       set: () => undefined,
     },
   };
+}
+
+type Http2Store = Record<string, number | string | string[] | undefined>;
+
+/** node's own slot for an HTTP/2 response's headers, found on a throwaway response (as header-store.ts does for HTTP/1.1). */
+const kHeaders: symbol | undefined = (() => {
+  const probe = new Http2ServerResponse(new EventEmitter() as never);
+  const sym = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'headers');
+  if (sym === undefined) return undefined;
+  probe.setHeader('X-Probe', '1');
+  return (probe as unknown as Record<symbol, Http2Store>)[sym]?.['x-probe'] === '1' ? sym : undefined;
+})();
+
+/**
+ * Installs the HTTP/2 members on `layer` (above Http2ServerResponse.prototype)
+ * and lets the header store write into an HTTP/2 response's headers while its
+ * setHeader and getHeader are still these and node's, and the head is not sent.
+ */
+export function installHttp2Response(layer: object): void {
+  const proto = Http2ServerResponse.prototype;
+  Object.defineProperties(layer, http2ResponseMembers(proto));
+  if (kHeaders === undefined) return;
+  const setHeader = (layer as Http2ServerResponse).setHeader;
+  const getHeader = proto.getHeader;
+  useHttp2Store((res) => {
+    const r = res as unknown as Http2ServerResponse & Record<symbol, Http2Store>;
+    return r.setHeader === setHeader && r.getHeader === getHeader && !r.headersSent ? r[kHeaders] : undefined;
+  });
 }
