@@ -78,10 +78,10 @@ function buildApp(entry: Entry): App {
   app.set('env', 'production');
   app.set('views', VIEWS);
   app.engine('tmpl', moustache);
-  (app.request as Loose).who = function (this: trestle.Request) {
+  (app.request as unknown as Loose).who = function (this: trestle.Request) {
     return `who:${this.httpVersion}`;
   };
-  (app.response as Loose).reply = function (this: trestle.Response, text: string) {
+  (app.response as unknown as Loose).reply = function (this: trestle.Response, text: string) {
     return this.type('text').send(`reply:${text}`);
   };
 
@@ -114,7 +114,7 @@ function buildApp(entry: Entry): App {
 
   // A sub-app with members of its own (its requests change prototype on the way in and out).
   const own = entry.make();
-  (own.request as Loose).ownMember = 'own';
+  (own.request as unknown as Loose).ownMember = 'own';
   own.get('/x', (req, res) => res.json({ own: (req as unknown as Loose).ownMember, who: (req as unknown as { who(): string }).who(), sameApp: req.app === own }));
   app.use('/own', own);
 

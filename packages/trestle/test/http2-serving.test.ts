@@ -63,7 +63,7 @@ for (const [entry, factory] of generations) {
   describe(`${entry}: one app, every server`, () => {
     test('http, https and http2 (h2 and HTTP/1.1 over ALPN) serve the same app at once, each request keeping its class', async () => {
       const app = factory();
-      (app.request as Loose).label = 'mine';
+      (app.request as unknown as Loose).label = 'mine';
       app.get('/who', (req, res) => {
         const kind = req instanceof http2.Http2ServerRequest ? 'h2-request' : req instanceof http.IncomingMessage ? 'http-request' : 'other';
         const resKind = res instanceof http2.Http2ServerResponse ? 'h2-response' : res instanceof http.ServerResponse ? 'http-response' : 'other';
@@ -108,16 +108,16 @@ for (const [entry, factory] of generations) {
   describe(`${entry}: members users add, over HTTP/2`, () => {
     test('app.request / app.response members added before serving, and after, for the next connection', async () => {
       const app = factory();
-      (app.request as Loose).early = 'early';
+      (app.request as unknown as Loose).early = 'early';
       app.get('/m', (req, res) => res.send(`${String((req as unknown as Loose).early)} ${String((req as unknown as Loose).late)} ${String((res as unknown as Loose).resLate)}`));
       await withH2(app, 'h2c', async (served) => {
         assert.equal((await served.request('/m')).text, 'early undefined undefined');
-        (app.request as Loose).late = 'late';
-        (app.response as Loose).resLate = 'resLate';
+        (app.request as unknown as Loose).late = 'late';
+        (app.response as unknown as Loose).resLate = 'resLate';
         Object.defineProperty(app.request, 'early', { value: 'changed', configurable: true, writable: true, enumerable: true });
         served.session().destroy();
         assert.equal((await served.request('/m')).text, 'changed late resLate');
-        delete (app.request as Loose).late;
+        delete (app.request as unknown as Loose).late;
         served.session().destroy();
         assert.equal((await served.request('/m')).text, 'changed undefined resLate');
       });

@@ -11,6 +11,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type * as http from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { ParsedQs } from 'qs';
 import type { ParamsDictionary, ParamsOfSyntax, PathSyntax } from './params';
 
@@ -738,7 +739,12 @@ export interface AppGet<This, S extends PathSyntax = 'v5'> extends RouteMatcher<
 export interface Application<L extends Record<string, unknown> = Record<string, unknown>, S extends PathSyntax = 'v5'>
   extends EventEmitter,
     RouterMethods<S> {
-  (req: http.IncomingMessage, res: http.ServerResponse, next?: NextFunction): void;
+  /**
+   * The request listener of node's HTTP/1.1 and HTTP/2 servers:
+   * `http.createServer(app)`, `http2.createSecureServer(options, app)`. One
+   * signature taking either, as TypeScript infers from the last overload only.
+   */
+  (req: http.IncomingMessage | Http2ServerRequest, res: http.ServerResponse | Http2ServerResponse, next?: NextFunction): void;
   /** With one argument, read a setting; with a path and handlers, route GET (and HEAD). */
   get: AppGet<this, S>;
   /** Sets a setting; `etag`, `query parser` and `trust proxy` are compiled here, and an invalid value is a TypeError. */
