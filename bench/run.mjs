@@ -11,6 +11,7 @@ import { hasWrk, loadGenerator } from './lib/load.mjs';
 import { runScenario, plannedRows } from './lib/run-scenario.mjs';
 import { addRatios, scenarioTable } from './lib/report.mjs';
 import { goalsTable } from './lib/goals.mjs';
+import { HTTP2_FRAMEWORKS, HTTP2_SCENARIOS, http2Tool, runHttp2Scenario } from './lib/http2.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PACKAGES = ['express', 'express4', 'fastify', 'hono', '@hono/node-server', 'koa', '@koa/router', 'polka',
@@ -60,8 +61,9 @@ async function main() {
     ? `not pinned (${pinProblem}): server and load generator share the CPUs`
     : `server on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)`;
 
-  const rows = options.scenarios.reduce((sum, name) =>
-    sum + plannedRows(scenarioData.scenarios[name], options.frameworks).filter((row) => row.status === 'pending').length, 0);
+  const rows = options.scenarios.reduce((sum, name) => sum + (name in HTTP2_SCENARIOS
+    ? HTTP2_FRAMEWORKS.filter((f) => options.frameworks.includes(f)).length
+    : plannedRows(scenarioData.scenarios[name], options.frameworks).filter((row) => row.status === 'pending').length), 0);
   // Per row: warm-up, rounds and a little slack; per scenario: server start-up.
   const estimate = rows * (options.warmup + options.rounds * options.duration + 0.2) + options.scenarios.length * 1.5;
   log(`bench (${options.mode}): ${options.scenarios.join(', ')} × ${options.frameworks.join(', ')}`);
@@ -98,9 +100,15 @@ async function main() {
   const started = Date.now();
   const measure = loadGenerator(options.tool);
   for (const name of options.scenarios) {
-    const scenario = scenarioData.scenarios[name];
-    log(`${name}: ${scenario.about}`);
-    results.scenarios[name] = await runScenario({ name, scenario, options, measure, pinned: !pinProblem, log });
+    if (name in HTTP2_SCENARIOS) {
+      // HTTP/2: its own servers and load generator (lib/http2.mjs).
+      log(`${name}: over HTTP/2, measured with ${http2Tool()}`);
+      results.scenarios[name] = await runHttp2Scenario({ name, options, pinned: !pinProblem, log });
+    } else {
+      const scenario = scenarioData.scenarios[name];
+      log(`${name}: ${scenario.about}`);
+      results.scenarios[name] = await runScenario({ name, scenario, options, measure, pinned: !pinProblem, log });
+    }
     addRatios(name, results.scenarios);
     tables.push(scenarioTable(name, results.scenarios[name]));
     log('\n' + tables.at(-1) + '\n');
