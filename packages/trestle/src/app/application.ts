@@ -337,7 +337,10 @@ function mountApp(parent: App, path: unknown, child: App): void {
 function inheritsAsIs(child: App, req: Req, res: Res): boolean {
   // A child whose handle() was replaced (wrapped by instrumentation, say) gets
   // its requests through it, as Express's mounted apps do.
-  return child.handle === applicationMembers.handle && addsOnlyApp(child.request, req) && addsOnlyApp(child.response, res);
+  if (child.handle !== applicationMembers.handle) return false;
+  // An HTTP/2 request has the HTTP/2 prototypes: the child's are compared.
+  const protos = req.httpVersionMajor === 2 && http2().isHttp2Request(req) ? http2().http2Prototypes(child, req as unknown as Http2ServerRequest) : child;
+  return addsOnlyApp(protos.request, req) && addsOnlyApp(protos.response, res);
 }
 
 /** Is every prototype from `proto` up to the instance's own one an app's bare `app` holder? */
