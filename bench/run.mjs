@@ -12,6 +12,7 @@ import { runScenario, plannedRows } from './lib/run-scenario.mjs';
 import { addRatios, scenarioTable } from './lib/report.mjs';
 import { goalsTable } from './lib/goals.mjs';
 import { runCold, coldTable } from './lib/cold.mjs';
+import { HTTP2_FRAMEWORKS, HTTP2_SCENARIOS, http2Tool, runHttp2Scenario } from './lib/http2.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PACKAGES = ['express', 'express4', 'fastify', 'hono', '@hono/node-server', 'koa', '@koa/router', 'polka',
@@ -66,8 +67,9 @@ async function main() {
     : `server on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)`;
 
   const rowsOf = (name) => plannedRows(scenarioData.scenarios[name], options.frameworks).filter((row) => row.status === 'pending').length;
-  const loadScenarios = options.scenarios.filter((name) => !scenarioData.scenarios[name].cold);
-  const rows = loadScenarios.reduce((sum, name) => sum + rowsOf(name), 0);
+  const http2Rows = (name) => HTTP2_FRAMEWORKS.filter((f) => options.frameworks.includes(f)).length;
+  const loadScenarios = options.scenarios.filter((name) => name in HTTP2_SCENARIOS || !scenarioData.scenarios[name].cold);
+  const rows = loadScenarios.reduce((sum, name) => sum + (name in HTTP2_SCENARIOS ? http2Rows(name) : rowsOf(name)), 0);
   // Per row: warm-up, rounds and a little slack; per scenario: server start-up;
   // a cold row: its runs, a warm-up run and a module count, about 0.3s each.
   const coldRuns = options.scenarios.includes('cold') ? rowsOf('cold') * (options.runs + 2) : 0;
@@ -108,12 +110,20 @@ async function main() {
   const started = Date.now();
   const measure = loadGenerator(options.tool);
   for (const name of options.scenarios) {
-    const scenario = scenarioData.scenarios[name];
-    log(`${name}: ${scenario.about}`);
-    if (scenario.cold) {
+    if (name in HTTP2_SCENARIOS) {
+      // HTTP/2: its own servers and load generator (lib/http2.mjs).
+      log(`${name}: over HTTP/2, measured with ${http2Tool()}`);
+      results.scenarios[name] = await runHttp2Scenario({ name, options, pinned: !pinProblem, log });
+      addRatios(name, results.scenarios);
+      tables.push(scenarioTable(name, results.scenarios[name]));
+    } else if (scenarioData.scenarios[name].cold) {
+      const scenario = scenarioData.scenarios[name];
+      log(`${name}: ${scenario.about}`);
       results.scenarios[name] = await runCold({ scenario, options, log });
       tables.push(coldTable(name, results.scenarios[name]));
     } else {
+      const scenario = scenarioData.scenarios[name];
+      log(`${name}: ${scenario.about}`);
       results.scenarios[name] = await runScenario({ name, scenario, options, measure, pinned: !pinProblem, log });
       addRatios(name, results.scenarios);
       tables.push(scenarioTable(name, results.scenarios[name]));

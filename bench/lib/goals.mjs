@@ -22,6 +22,11 @@ const GOALS = [
     }).filter(Boolean).sort((a, b) => b.x - a.x);
     return ratios.length ? { value: `${ratios[0].x.toFixed(2)}× (${ratios[0].name})`, pass: ratios[0].x <= 1.1 } : null;
   }],
+  // HTTP/2 (lib/http2.mjs).
+  ...['h2c-hello', 'h2c-json', 'h2-hello', 'h2-json'].flatMap((name) => [
+    [`${name}: trestle ≥ fastify`, (r) => atLeast(row(r, name, 'trestle')?.rps, row(r, name, 'fastify')?.rps, 1)],
+    [`${name}: trestle ≥ 0.95 × node`, (r) => atLeast(row(r, name, 'trestle')?.rps, row(r, name, 'node')?.rps, 0.95)],
+  ]),
   ['routes-500: trestle > 0.9 × its own params', (r) => {
     const kept = row(r, 'routes-500', 'trestle')?.vsOwn;
     return kept == null ? null : { value: `${kept.toFixed(2)}×`, pass: kept > 0.9 };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import request from 'supertest';
+import { modes, serveH2 } from './http2-helpers';
 
 type AppFactory = (options?: unknown) => import('node:http').RequestListener;
 const load = (name: string) => require(join(__dirname, '..', '..', '..', 'examples', name)) as AppFactory;
@@ -72,4 +73,23 @@ describe('examples/legacy-app.js on trestle/legacy', () => {
     await agent.get('/public/notes.ejs').expect(200);
     assert.ok(lines.some((l) => l.includes('GET /notes/1')));
   });
+});
+
+describe('examples/http2-app.js over HTTP/2', () => {
+  for (const mode of modes) {
+    test(`${mode}: negotiation, a JSON body, a forbidden header dropped`, async () => {
+      const served = await serveH2(load('http2-app.js')(), mode);
+      try {
+        const home = await served.request('/', { headers: { accept: 'application/json' } });
+        assert.deepEqual(JSON.parse(home.text), { httpVersion: '2.0', protocol: mode === 'h2' ? 'https' : 'http', host: `127.0.0.1:${served.port}` });
+        const echo = await served.request('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+        assert.deepEqual(JSON.parse(echo.text), { received: { a: 1 } });
+        const kept = await served.request('/keep-alive');
+        assert.equal(kept.text, 'served over HTTP/2.0');
+        assert.equal(kept.headers.connection, undefined);
+      } finally {
+        await served.close();
+      }
+    });
+  }
 });

@@ -1,12 +1,14 @@
 // The application prototype: settings, middleware and routing (delegated to
 // the lazily created app router), sub-apps, views and listen.
 import * as http from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { finalHandler } from './final-handler';
 import { putPoweredBy } from '../response/header-store';
 import { methods } from '../router/methods';
 import { createRouter, type RouterInstance, useArguments } from '../router/router';
 import { compilers, defaultSettings } from './settings';
 import type { Profile } from '../generations/profile';
+import type { Http2Prototypes } from './http2';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
 import { createError } from '../errors';
 
@@ -31,6 +33,8 @@ export interface App {
   _framework: FrameworkParts;
   /** Subclasses of node's request and response whose prototypes are `request`/`response`. */
   _classes: { IncomingMessage: unknown; ServerResponse: unknown };
+  /** The HTTP/2 prototypes, made by the app's first HTTP/2 request (see http2.ts). */
+  _http2?: Http2Prototypes | undefined;
   get(name: string): unknown;
   set(name: string, value?: unknown): unknown;
   enabled(name: string): boolean;
@@ -115,6 +119,10 @@ export const applicationMembers = {
     // property read: V8 answers Object.getPrototypeOf with a runtime call.
     const classes = this._classes;
     if (!isInstance(req, classes.IncomingMessage, this.request) && Object.getPrototypeOf(req) !== this.request) {
+      if (req.httpVersionMajor === 2 && http2().isHttp2Request(req)) {
+        handleHttp2(this, req as unknown as Http2ServerRequest, res as unknown as Http2ServerResponse, callback);
+        return;
+      }
       adoptServer(this, req);
       Object.setPrototypeOf(req, this.request);
     }
@@ -276,6 +284,23 @@ function isInstance(instance: object, cls: unknown, proto: object): boolean {
   return instance.constructor === cls && (cls as { prototype: object }).prototype === proto;
 }
 
+let http2Module: typeof import('./http2') | undefined;
+
+/** The HTTP/2 support, loaded by the first HTTP/2 request (node:http2 takes 6 ms to load). */
+function http2(): typeof import('./http2') {
+  return (http2Module ??= require('./http2') as typeof import('./http2'));
+}
+
+/** A request from node's HTTP/2 server: the app's HTTP/2 prototypes instead of its HTTP/1.1 ones (see http2.ts). */
+function handleHttp2(app: App, req: Http2ServerRequest, res: Http2ServerResponse, callback?: Next): void {
+  const protos = http2().http2Prototypes(app, req);
+  if (Object.getPrototypeOf(req) !== protos.request) Object.setPrototypeOf(req, protos.request);
+  if (Object.getPrototypeOf(res) !== protos.response) Object.setPrototypeOf(res, protos.response);
+  const r = req as unknown as Req;
+  const s = res as unknown as Res;
+  run(app, r, s, callback ?? finalHandler(r, s, app));
+}
+
 /** The app's own part of handling a request, once req and res are the app's. */
 function run(app: App, req: Req, res: Res, done: Next): void {
   if (app.settings['x-powered-by']) putPoweredBy(res, app._framework.poweredBy);
@@ -323,7 +348,10 @@ function mountApp(parent: App, path: unknown, child: App): void {
 function inheritsAsIs(child: App, req: Req, res: Res): boolean {
   // A child whose handle() was replaced (wrapped by instrumentation, say) gets
   // its requests through it, as Express's mounted apps do.
-  return child.handle === applicationMembers.handle && addsOnlyApp(child.request, req) && addsOnlyApp(child.response, res);
+  if (child.handle !== applicationMembers.handle) return false;
+  // An HTTP/2 request has the HTTP/2 prototypes: the child's are compared.
+  const protos = req.httpVersionMajor === 2 && http2().isHttp2Request(req) ? http2().http2Prototypes(child, req as unknown as Http2ServerRequest) : child;
+  return addsOnlyApp(protos.request, req) && addsOnlyApp(protos.response, res);
 }
 
 /** Is every prototype from `proto` up to the instance's own one an app's bare `app` holder? */

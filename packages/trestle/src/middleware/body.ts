@@ -51,9 +51,18 @@ const iconv = lazy(() => require('iconv-lite') as typeof import('iconv-lite'));
 // node's zlib is not loaded at start-up either: only compressed bodies need it.
 const zlib = lazy(() => require('node:zlib') as typeof import('node:zlib') & { createZstdDecompress?: () => Transform });
 
-/** As type-is's `hasBody`: a body is announced by Transfer-Encoding or a numeric Content-Length. */
+/**
+ * As type-is's `hasBody` (a body is announced by Transfer-Encoding or a
+ * numeric Content-Length), or an HTTP/2 stream its client did not end with
+ * the headers: an HTTP/2 body needs neither header, and clients streaming
+ * one send none.
+ */
 function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']));
+  return (
+    req.headers['transfer-encoding'] !== undefined ||
+    !Number.isNaN(Number(req.headers['content-length'])) ||
+    (req as { stream?: { endAfterHeaders?: boolean } }).stream?.endAfterHeaders === false
+  );
 }
 
 /** `limit`, `inflate`, `type` and `verify`, checked and compiled once. */
@@ -285,6 +294,12 @@ function onWireEnd(this: Req): void {
 function onEnd(this: Req | Inflater): void {
   const state = this[kState]!;
   if (state.settled) return;
+  // An HTTP/2 stream reset by its client ends the request (node pushes its
+  // end) after marking it aborted: the body is cut, not complete.
+  if ((state.req as { aborted?: boolean }).aborted === true) {
+    fail(state, abortedError(state));
+    return;
+  }
   if (state.length !== undefined && state.received !== state.length) {
     fail(state, createHttpError(400, 'TRESTLE_ERR_REQUEST_SIZE_INVALID', 'request size did not match content length', {
       expected: state.length,

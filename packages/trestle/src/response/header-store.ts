@@ -70,6 +70,32 @@ function readableStore(res: Outgoing): Store | null | undefined {
   return direct(res) ? (res as unknown as Record<symbol, Store | null>)[kOutHeaders!] : undefined;
 }
 
+/**
+ * An HTTP/2 response keeps its headers as `{ lowercased-name: value }`;
+ * response/http2.ts, loaded with the first HTTP/2 request, says where (or
+ * undefined, for the same reasons as above). node's setHeader costs ten
+ * times a store there, and an answer sets four headers.
+ */
+type Http2Store = Record<string, Value | undefined>;
+let http2Store: ((res: Outgoing) => Http2Store | undefined) | undefined;
+
+export function useHttp2Store(find: (res: Outgoing) => Http2Store | undefined): void {
+  http2Store = find;
+}
+
+/** `res.setHeader(name, value)` on a response that is not node:http's own (`key` is `name` lower-cased). */
+function putOther(res: Outgoing, name: string, key: string, value: string): void {
+  const store = http2Store?.(res);
+  if (store === undefined) res.setHeader(name, value);
+  else store[key] = value;
+}
+
+/** `res.getHeader(key)` on a response that is not node:http's own. */
+function peekOther(res: Outgoing, key: string): Value | undefined {
+  const store = http2Store?.(res);
+  return store === undefined ? res.getHeader(key) : store[key];
+}
+
 // One function per header, each storing under a literal key: V8 caches a
 // property access by its name, and a single function taking the name as an
 // argument sees four names and falls back to its slowest, generic lookup
@@ -78,41 +104,41 @@ function readableStore(res: Outgoing): Store | null | undefined {
 /** `res.setHeader('X-Powered-By', value)`. */
 export function putPoweredBy(res: Outgoing, value: string): void {
   const store = writableStore(res);
-  if (store === undefined) res.setHeader('X-Powered-By', value);
+  if (store === undefined) putOther(res, 'X-Powered-By', 'x-powered-by', value);
   else store['x-powered-by'] = ['X-Powered-By', value];
 }
 
 /** `res.setHeader('Content-Type', value)`. */
 export function putContentType(res: Outgoing, value: string): void {
   const store = writableStore(res);
-  if (store === undefined) res.setHeader('Content-Type', value);
+  if (store === undefined) putOther(res, 'Content-Type', 'content-type', value);
   else store['content-type'] = ['Content-Type', value];
 }
 
 /** `res.setHeader('Content-Length', value)`. */
 export function putContentLength(res: Outgoing, value: string): void {
   const store = writableStore(res);
-  if (store === undefined) res.setHeader('Content-Length', value);
+  if (store === undefined) putOther(res, 'Content-Length', 'content-length', value);
   else store['content-length'] = ['Content-Length', value];
 }
 
 /** `res.setHeader('ETag', value)`. */
 export function putETag(res: Outgoing, value: string): void {
   const store = writableStore(res);
-  if (store === undefined) res.setHeader('ETag', value);
+  if (store === undefined) putOther(res, 'ETag', 'etag', value);
   else store.etag = ['ETag', value];
 }
 
 /** `res.getHeader('Content-Type')`. */
 export function peekContentType(res: Outgoing): Value | undefined {
   const store = readableStore(res);
-  if (store === undefined) return res.getHeader('content-type');
+  if (store === undefined) return peekOther(res, 'content-type');
   return store === null ? undefined : store['content-type']?.[1];
 }
 
 /** `res.getHeader('ETag')`. */
 export function peekETag(res: Outgoing): Value | undefined {
   const store = readableStore(res);
-  if (store === undefined) return res.getHeader('etag');
+  if (store === undefined) return peekOther(res, 'etag');
   return store === null ? undefined : store.etag?.[1];
 }

@@ -1,6 +1,7 @@
 // The application: what `trestle()` returns, in every generation.
 import type { EventEmitter } from 'node:events';
 import type * as http from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import './express-global';
 import type { ApplicationOf, Generation, LocalsRecord, RequestOf, ResponseOf } from './generation';
 import type { NextFunction } from './handlers';
@@ -25,7 +26,12 @@ export interface ApplicationCore<L extends LocalsRecord = LocalsRecord, G extend
   extends EventEmitter,
     RouterMethods<G>,
     Express.Application {
-  (req: http.IncomingMessage, res: http.ServerResponse, next?: NextFunction): void;
+  /**
+   * The request listener of node's HTTP/1.1 and HTTP/2 servers:
+   * `http.createServer(app)`, `http2.createSecureServer(options, app)`. One
+   * signature taking either, as TypeScript infers from the last overload only.
+   */
+  (req: http.IncomingMessage | Http2ServerRequest, res: http.ServerResponse | Http2ServerResponse, next?: NextFunction): void;
   /** With one argument, read a setting; with a path and handlers, route GET (and HEAD). */
   get: AppGet<this, G>;
   /** Sets a setting; `etag`, `query parser` and `trust proxy` are compiled here, and an invalid value is a TypeError. */
