@@ -28,7 +28,21 @@ interface Serving {
 const kServing = Symbol('trestle.static');
 type Stream = send.SendStream & { [kServing]: Serving };
 
+/** What serves the files: the `send` package's function (v4 gives send 0.19's, with mime 1.x types). */
+export type SendFn = (req: IncomingMessage, path: string, options?: send.SendOptions) => send.SendStream;
+
+/** `trestle.static` sending with `getSend()`, asked once per `static()` call. */
+export function makeServeStatic(getSend: () => SendFn) {
+  return function serveStaticFactory(root: string, options?: StaticOptions | null) {
+    return createServeStatic(getSend(), root, options);
+  };
+}
+
 export function serveStatic(root: string, options?: StaticOptions | null) {
+  return createServeStatic(send as SendFn, root, options);
+}
+
+function createServeStatic(sendFile: SendFn, root: string, options?: StaticOptions | null) {
   if (!root) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'root path required');
   if (typeof root !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'root path must be a string');
   const opts = optionsObject(options);
@@ -66,7 +80,7 @@ export function serveStatic(root: string, options?: StaticOptions | null) {
     let path = getPathname(req.url!);
     // At the mount point itself (`/static`, no slash) send must see "" to redirect to `/static/`.
     if (path === '/' && !getPathname(req.originalUrl ?? req.url!).endsWith('/')) path = '';
-    const stream = send(req, path, sendOptions) as Stream;
+    const stream = sendFile(req, path, sendOptions) as Stream;
     stream[kServing] = { req, next, forwardError: !fallthrough };
     stream.on('directory', onDirectory);
     if (setHeaders) stream.on('headers', setHeaders);
