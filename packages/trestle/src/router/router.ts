@@ -21,6 +21,8 @@ export interface RouterProfile {
   sendOptions(res: unknown, methods: string[], next: Next): void;
   /** May `router.param(fn)` redefine how param() behaves? (v4: with a deprecation warning) */
   paramFactories: boolean | 'deprecated';
+  /** `use()` without a function: the message (`fn` absent when none was given), when not v5's wording. */
+  useError?: (...fn: [] | [unknown]) => string;
 }
 
 export interface RouterOptions {
@@ -116,12 +118,14 @@ export function useArguments(args: unknown[]): { path: unknown; handlers: unknow
 
 function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
   const { path, handlers } = useArguments(args);
-  if (handlers.length === 0) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument handler is required');
+  const useError = this.profile.useError;
+  if (handlers.length === 0) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', useError ? useError() : 'argument handler is required');
   const matchers = compile(this, path, false, false);
   const matchesAll = path === '/';
   for (const fn of handlers) {
     if (typeof fn !== 'function') {
-      throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `argument handler must be a function, got ${Object.prototype.toString.call(fn)}`);
+      const message = useError ? useError(fn) : `argument handler must be a function, got ${Object.prototype.toString.call(fn)}`;
+      throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', message);
     }
     this.stack.push(new Layer(matchers, fn as AnyHandler, matchesAll));
   }

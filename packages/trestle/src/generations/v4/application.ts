@@ -1,9 +1,12 @@
 // Application and factory members of Express 4 that the core does not have:
-// `app.router` that explains its removal, the deprecated `app.del`, and the
-// factory's getters for the middleware Express 4 stopped bundling.
+// `app.router` that explains its removal, the deprecated `app.del`, the
+// factory's `query()` and `static` as Express 4 exported them, and its
+// getters for the middleware Express 4 stopped bundling.
 import depd from 'depd';
 import { applicationMembers } from '../../app/application';
 import { createError } from '../../errors';
+import { staticV4 } from './files';
+import { query } from './query';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');
@@ -19,7 +22,7 @@ export const v4Application: PropertyDescriptorMap = Object.getOwnPropertyDescrip
 /** Middleware Express 4 stopped bundling: asking for one says where it went. */
 const unbundled = ['bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout', 'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache'];
 
-export const v4Factory: PropertyDescriptorMap = Object.fromEntries(
+const removed: PropertyDescriptorMap = Object.fromEntries(
   unbundled.map((name) => [
     name,
     {
@@ -31,4 +34,11 @@ export const v4Factory: PropertyDescriptorMap = Object.fromEntries(
     },
   ]),
 );
+
+/** The factory's members in Express 4: `query()`, `static` (serve-static 1.x: send 0.19, `static.mime`), and the removed middleware. */
+export const v4Factory: PropertyDescriptorMap = {
+  ...removed,
+  query: { configurable: true, enumerable: true, writable: true, value: query },
+  static: staticV4(),
+};
 

@@ -23,8 +23,16 @@ export function sendOptionsV4(res: unknown, methods: string[], next: (err?: unkn
   }
 }
 
+/** Express 4's words for `use()` without a middleware function; the type as its router named it (`number`, `Null`, `Object`). */
+export function useErrorV4(...fn: [] | [unknown]): string {
+  if (fn.length === 0) return 'Router.use() requires a middleware function';
+  const value = fn[0];
+  const type = typeof value !== 'object' ? typeof value : Object.prototype.toString.call(value).replace(/^\[object (\S+)\]$/, '$1');
+  return `Router.use() requires a middleware function but got a ${type}`;
+}
+
 export const v4: Profile = {
-  router: { compilePath: makeV4Compiler('/'), mountSeparators: '/', sendOptions: sendOptionsV4, paramFactories: 'deprecated' },
+  router: { compilePath: makeV4Compiler('/'), mountSeparators: '/', sendOptions: sendOptionsV4, paramFactories: 'deprecated', useError: useErrorV4 },
   settings: { queryParser: 'extended' },
   bodyParsers: {
     wrap: withEmptyBody,
