@@ -44,6 +44,18 @@ describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
     }
   });
 
+  test('sendFile tags the file even with the etag setting off, as Express 4 left it to send', async () => {
+    const app = trestleV4();
+    app.disable('etag');
+    app.get('/', (_req, res) => res.sendFile(join(dir, 't.txt')));
+    const res = await request(app).get('/').expect(200, 't');
+    assert.match(String(res.headers.etag), /^W\/"1-/);
+    const v5 = trestle();
+    v5.disable('etag');
+    v5.get('/', (_req, res) => res.sendFile(join(dir, 't.txt')));
+    assert.equal((await request(v5).get('/').expect(200)).headers.etag, undefined);
+  });
+
   test('the directory redirect page', async () => {
     const app = trestleV4();
     app.use('/s', trestleV4.static(dir));

@@ -19,6 +19,8 @@ export type SendFn = (req: unknown, path: string, options?: send.SendOptions) =>
 export interface FileParts {
   send(): SendFn;
   contentDisposition(filename: string): string;
+  /** Does the `etag` setting decide, when the call does not? (Express 4 left it to send: on.) */
+  etagFromSetting: boolean;
 }
 
 /**
@@ -100,7 +102,7 @@ export function makeFileMembers(parts: FileParts) {
       const req = this.req;
       const next = req.next;
       // The `etag` setting decides unless the call says otherwise (Express 5 lets the setting win always).
-      const sendOptions: FileOptions = { ...opts, etag: opts.etag ?? Boolean(this.app.settings.etag) };
+      const sendOptions: FileOptions = { ...opts, etag: opts.etag ?? (parts.etagFromSetting ? Boolean(this.app.settings.etag) : true) };
       const file = parts.send()(req, encodeURI(path), sendOptions);
       pipeFile(this, file, opts.headers, (err) => {
         if (done) return done(err);
@@ -145,4 +147,4 @@ export function makeFileMembers(parts: FileParts) {
   };
 }
 
-export const sendFileMembers = makeFileMembers({ send: () => send as SendFn, contentDisposition });
+export const sendFileMembers = makeFileMembers({ send: () => send as SendFn, contentDisposition, etagFromSetting: true });

@@ -28,7 +28,8 @@ export function contentDispositionV4(path?: string): string {
   return contentDispositionV0(path === undefined ? undefined : basename(path));
 }
 
-const fileMembers = makeFileMembers({ send: loadSendV0 as unknown as () => SendFn, contentDisposition: contentDispositionV4 });
+// Express 4's sendFile left ETags to send (on) whatever the `etag` setting says.
+const fileMembers = makeFileMembers({ send: loadSendV0 as unknown as () => SendFn, contentDisposition: contentDispositionV4, etagFromSetting: false });
 
 /** `res.type(x)`'s MIME type: an extension or a name looked up in mime 1.x, a full type as given. */
 export const mimeTypeV4 = boundedMemo((type: string) => (type.indexOf('/') === -1 ? loadSendV0().mime.lookup(type) : type));
