@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   TRESTLE_ERR_INVALID_OPTION: 'an invalid option given to a middleware factory',
   TRESTLE_ERR_INVALID_SETTING: 'an app setting given a value it cannot take',
   TRESTLE_ERR_INVALID_STATUS_CODE: 'res.status() with a status that is not an integer from 100 to 999',
+  TRESTLE_ERR_MIDDLEWARE_NOT_INSTALLED: 'trestle/legacy: a bundled middleware whose package the app does not have (trestle.session() without express-session)',
   TRESTLE_ERR_MISSING_ARG: 'a required argument is missing',
   TRESTLE_ERR_NOT_A_VIEW_ENGINE: 'a view engine module without __express',
   TRESTLE_ERR_PARAM_HANDLER: 'router.param(name, fn) without a function, in the generation\'s words',

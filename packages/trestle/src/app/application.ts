@@ -6,7 +6,7 @@ import { finalHandler } from './final-handler';
 import { putPoweredBy } from '../response/header-store';
 import { methods } from '../router/methods';
 import { createRouter, type RouterInstance, useArguments } from '../router/router';
-import { compilers, defaultSettings } from './settings';
+import { compilers, defaultSettings, putSetting, TRUST_PROXY_DEFAULT } from './settings';
 import type { Profile } from '../generations/profile';
 import type { Http2Prototypes } from './http2';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
@@ -78,28 +78,62 @@ export function isApp(fn: unknown): fn is App {
   return typeof fn === 'function' && (kTrestleApp in fn || (typeof (fn as Partial<App>).handle === 'function' && typeof (fn as Partial<App>).set === 'function'));
 }
 
-/** `app.locals`: a function object that merges what it is called with. */
+/** `app.locals`: a function object that merges what it is called with (see `freeFunctionNames`). */
 function createLocals(settings: Record<string, unknown>): Record<string, unknown> {
   const locals = function locals(obj: Record<string, unknown>) {
     if (obj !== null && typeof obj === 'object') Object.assign(locals, obj);
     return locals;
   } as unknown as Record<string, unknown>;
+  freeFunctionNames(locals);
   locals.settings = settings;
   return locals;
 }
+
+/**
+ * A function's own `name`, `length` (read-only) and `arguments`, `caller`
+ * (throwing, inherited) would refuse a locals variable of that name, so
+ * they become accessors: unset, they read as the function's own value;
+ * assigned, the variable is stored as an ordinary, enumerable one, which
+ * templates then see.
+ */
+export function freeFunctionNames(locals: Record<string, unknown>): void {
+  for (const name of FUNCTION_OWN_NAMES) {
+    // A sloppy-mode function's own `arguments`/`caller` cannot be redefined (and accept writes silently).
+    if (Object.getOwnPropertyDescriptor(locals, name)?.configurable === false) continue;
+    const own = name === 'name' || name === 'length' ? locals[name] : undefined;
+    Object.defineProperty(locals, name, {
+      configurable: true,
+      enumerable: false,
+      get: () => own,
+      set(this: Record<string, unknown>, value: unknown) {
+        // Deleted first, so the variable takes its place in assignment order.
+        delete this[name];
+        Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+      },
+    });
+  }
+}
+
+const FUNCTION_OWN_NAMES = ['name', 'length', 'arguments', 'caller'] as const;
 
 export const applicationMembers = {
   init(this: App): void {
     Object.defineProperty(this, kTrestleApp, { value: true });
     this.cache = Object.create(null) as Record<string, ViewInstance>;
     this.engines = Object.create(null) as Record<string, EngineCallback>;
-    this.settings = Object.create(defaultSettings(this._framework.queryParser)) as Record<string, unknown>;
+    this.settings = defaultSettings(this._framework.queryParser, this._framework.profile.settings.compileETag);
     this.locals = createLocals(this.settings);
     this.mountpath = '/';
     this.parent = undefined;
-    // A mounted app inherits what its parent has, unless it set it itself.
+    // A mounted app inherits what its parent has, unless it set it itself
+    // (its own defaults included, `trust proxy` excepted: see settings.ts).
     this.on('mount', (parent) => {
       const p = parent as App;
+      const settings = this.settings as Record<string | symbol, unknown>;
+      if (settings[TRUST_PROXY_DEFAULT] === true) {
+        delete settings['trust proxy'];
+        delete settings['trust proxy fn'];
+      }
       Object.setPrototypeOf(this.request, p.request);
       Object.setPrototypeOf(this.response, p.response);
       Object.setPrototypeOf(this.engines, p.engines);
@@ -166,9 +200,10 @@ export const applicationMembers = {
   set(this: App, name: string, ...rest: unknown[]): unknown {
     if (rest.length === 0) return this.settings[name];
     const value = rest[0];
-    define(this.settings, name, value);
-    const compile = compilers[name];
-    if (compile !== undefined) define(this.settings, `${name} fn`, compile(value));
+    putSetting(this.settings, name, value);
+    const compile = (name === 'etag' && this._framework.profile.settings.compileETag) || compilers[name];
+    if (compile !== undefined) putSetting(this.settings, `${name} fn`, compile(value));
+    if (name === 'trust proxy') (this.settings as Record<symbol, unknown>)[TRUST_PROXY_DEFAULT] = false;
     return this;
   },
 
@@ -266,11 +301,6 @@ function routeMethod(method: string) {
   };
 }
 for (const method of methods) (applicationMembers as Record<string, unknown>)[method] = routeMethod(method);
-
-function define(settings: Record<string, unknown>, name: string, value: unknown): void {
-  Object.defineProperty(settings, name, { value, writable: true, enumerable: true, configurable: true });
-  // Derived defaults (`json spaces`, `view cache`) follow `env` via getters; an explicit value replaces them.
-}
 
 function describeRoots(root: string | string[]): string {
   if (Array.isArray(root) && root.length > 1) {

@@ -8,10 +8,28 @@ import onFinished from 'on-finished';
 import statuses from 'statuses';
 import { getPathname } from '../router/url';
 
-/** The app whose request ended here: its `env` setting is read when needed. */
+/** How a generation writes the final page (legacy: Express 3's bare text). */
+export interface FinalPage {
+  /** The 404 message for the request. */
+  notFound(method: string | undefined, originalUrl: string): string;
+  /** The body sent for `message`. */
+  body(message: string): string;
+  /** Whether `Content-Security-Policy: default-src 'none'` goes with it. */
+  contentSecurityPolicy: boolean;
+}
+
+/** The app whose request ended here: its `env` setting is read when needed, and its generation's page. */
 export interface FinalApp {
   settings: Record<string, unknown>;
+  _framework?: { profile: { finalPage?: FinalPage } };
 }
+
+/** Express 5's and 4's page. */
+const EXPRESS_PAGE: FinalPage = {
+  notFound: (method, originalUrl) => `Cannot ${method} ${encodeUrl(getPathname(originalUrl))}`,
+  body: page,
+  contentSecurityPolicy: true,
+};
 
 interface ErrorLike {
   status?: unknown;
@@ -26,6 +44,7 @@ type Done = (err?: unknown) => void;
 export function finalHandler(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, app: FinalApp): Done {
   return function done(err?: unknown): void {
     const env = app.settings.env as string;
+    const finalPage = app._framework?.profile.finalPage ?? EXPRESS_PAGE;
     // 'route' and 'router' reaching the end are not errors.
     if (err === 'route' || err === 'router') err = undefined;
     let status: number;
@@ -39,13 +58,13 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
       logError(err, env);
     } else {
       status = 404;
-      message = `Cannot ${req.method} ${encodeUrl(getPathname(req.originalUrl ?? req.url ?? '/'))}`;
+      message = finalPage.notFound(req.method, req.originalUrl ?? req.url ?? '/');
     }
     if (res.headersSent) {
       cutShort(req, res);
       return;
     }
-    const send = () => write(req, res, status, headers, message);
+    const send = () => write(req, res, status, headers, message, finalPage);
     if (onFinished.isFinished(req)) {
       send();
       return;
@@ -99,17 +118,22 @@ function cutShort(req: IncomingMessage, res: ServerResponse): void {
   if (!res.writableEnded) req.socket?.destroy();
 }
 
+/** The message as HTML text: escaped, line breaks as `<br>`, runs of spaces kept. */
+export function htmlText(message: string): string {
+  return escapeHtml(message).replace(/\n/g, '<br>').replace(/ {2}/g, ' &nbsp;');
+}
+
 function page(message: string): string {
-  const body = escapeHtml(message).replace(/\n/g, '<br>').replace(/ {2}/g, ' &nbsp;');
+  const body = htmlText(message);
   return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${body}</pre>\n</body>\n</html>\n`;
 }
 
-function write(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, unknown> | undefined, message: string): void {
+function write(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, unknown> | undefined, message: string, finalPage: FinalPage): void {
   if (res.headersSent) {
     cutShort(req, res);
     return;
   }
-  const body = page(message);
+  const body = finalPage.body(message);
   res.statusCode = status;
   res.statusMessage = statuses.message[status] ?? String(status);
   // Headers describing a body we are not sending any more must go.
@@ -125,7 +149,7 @@ function write(req: IncomingMessage, res: ServerResponse, status: number, header
       }
     }
   }
-  res.setHeader('Content-Security-Policy', "default-src 'none'");
+  if (finalPage.contentSecurityPolicy) res.setHeader('Content-Security-Policy', "default-src 'none'");
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));

@@ -42,10 +42,17 @@ function strongETag(body: string | Buffer, encoding?: BufferEncoding): string {
   return etag(encoding === undefined || encoding === 'utf8' || typeof body !== 'string' ? body : Buffer.from(body, encoding), { weak: false });
 }
 
-/** `qs` with nested objects and arrays; it never writes through `__proto__`. */
+/**
+ * `qs` with nested objects and arrays; it never writes through `__proto__`.
+ * `arrayLimit` 1000 (qs's own `parameterLimit`), as Express 4.22 sets it:
+ * with qs's default of 20, `ids=1&ids=2...` repeated 21 times became an
+ * object with numeric keys instead of an array.
+ */
 export function parseExtendedQuery(str: string): Record<string, unknown> {
-  return qs().parse(str, { allowPrototypes: true }) as Record<string, unknown>;
+  return qs().parse(str, QS_OPTIONS) as Record<string, unknown>;
 }
+
+const QS_OPTIONS = { allowPrototypes: true, arrayLimit: 1000 };
 
 export function compileQueryParser(value: unknown): QueryParserFn | undefined {
   if (typeof value === 'function') return value as QueryParserFn;
@@ -77,23 +84,52 @@ export function compileTrust(value: unknown): TrustFn {
   return proxyaddr().compile((value as string[] | false | undefined) || []);
 }
 
-/** Settings whose value is compiled into a `<name> fn` companion. */
-export const compilers: Record<string, (value: unknown) => unknown> = {
+/** Settings whose value is compiled into a `<name> fn` companion (null prototype: `set('valueOf')` finds none). */
+export const compilers: Record<string, ((value: unknown) => unknown) | undefined> = Object.assign(Object.create(null) as object, {
   etag: compileETag,
   'query parser': compileQueryParser,
   'trust proxy': compileTrust,
-};
+});
 
 /**
- * The settings an app starts with. `json spaces` and `view cache` follow
- * `env` (2 spaces and no cache in development) until the app sets them.
+ * What every app's settings end with: `json spaces` and `view cache`
+ * follow the reading app's `env` (2 spaces and no cache in development)
+ * until an app in the chain sets them. Its prototype is null, so a setting
+ * named like an `Object.prototype` member (`toString`, `constructor`) is
+ * unset, as in Express, rather than that member.
  */
-export function defaultSettings(queryParser: 'simple' | 'extended'): Record<string, unknown> {
+const derivedSettings: Record<string, unknown> = Object.create(null, {
+  'json spaces': {
+    enumerable: true,
+    configurable: true,
+    get(this: Record<string, unknown>) {
+      return this.env === 'development' ? 2 : 0;
+    },
+  },
+  'view cache': {
+    enumerable: true,
+    configurable: true,
+    get(this: Record<string, unknown>) {
+      return this.env === 'production';
+    },
+  },
+}) as Record<string, unknown>;
+
+/**
+ * A new app's settings: Express's defaults as its own values (a mounted app
+ * keeps them rather than inheriting its parent's), in front of the derived
+ * ones. On mount the object is re-parented to the parent's settings, so
+ * everything else (custom settings, `json spaces`, `view engine`...) is
+ * inherited; `trust proxy` is too while the app has not set it (see
+ * `TRUST_PROXY_DEFAULT`).
+ */
+export function defaultSettings(queryParser: 'simple' | 'extended', etagCompiler: (value: unknown) => EtagFn | undefined = compileETag): Record<string, unknown> {
+  const settings = Object.create(derivedSettings) as Record<string, unknown>;
   const defaults: Record<string, unknown> = {
     env: process.env.NODE_ENV || 'development',
     'x-powered-by': true,
     etag: 'weak',
-    'etag fn': compileETag('weak'),
+    'etag fn': etagCompiler('weak'),
     'query parser': queryParser,
     'query parser fn': compileQueryParser(queryParser),
     'subdomain offset': 2,
@@ -104,21 +140,18 @@ export function defaultSettings(queryParser: 'simple' | 'extended'): Record<stri
     view: View,
     views: resolve('views'),
   };
-  Object.defineProperties(defaults, {
-    'json spaces': {
-      enumerable: true,
-      configurable: true,
-      get(this: Record<string, unknown>) {
-        return this.env === 'development' ? 2 : 0;
-      },
-    },
-    'view cache': {
-      enumerable: true,
-      configurable: true,
-      get(this: Record<string, unknown>) {
-        return this.env === 'production';
-      },
-    },
-  });
-  return defaults;
+  for (const name of Object.keys(defaults)) putSetting(settings, name, defaults[name]);
+  Object.defineProperty(settings, TRUST_PROXY_DEFAULT, { configurable: true, writable: true, value: true });
+  return settings;
+}
+
+/**
+ * Marks settings whose `trust proxy` is still the default: such an app,
+ * when mounted, drops its own and inherits its parent's, as Express does.
+ */
+export const TRUST_PROXY_DEFAULT = Symbol('trust proxy default');
+
+/** Stores a setting as an own value (replacing an inherited one or a derived getter). */
+export function putSetting(settings: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(settings, name, { value, writable: true, enumerable: true, configurable: true });
 }

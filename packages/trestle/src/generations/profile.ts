@@ -2,6 +2,8 @@
 // values live beside this file (v5.ts, v4/, legacy/) and are imported only by
 // that generation's entry, so `require('trestle')` loads nothing that only v4
 // or legacy need. To see how the generations differ, read those modules.
+import type { FinalPage } from '../app/final-handler';
+import type { EtagFn } from '../app/settings';
 import type { UrlencodedDefaults } from '../middleware/urlencoded';
 import type { RouterProfile } from '../router/router';
 
@@ -11,9 +13,11 @@ export type ParserFactory = (options?: never) => unknown;
 export interface Profile {
   /** What the router reads: the path syntax, mount separators, OPTIONS answer, `param(fn)`. */
   router: RouterProfile;
-  /** Defaults of settings that differ (`query parser`). */
+  /** Defaults of settings that differ (`query parser`), and how `etag` compiles when not as Express 4 and 5 do. */
   settings: {
     queryParser: 'simple' | 'extended';
+    /** The `etag fn` for an `etag` value (legacy: Express 3's MD5 tags). */
+    compileETag?: (value: unknown) => EtagFn | undefined;
   };
   /** What the built-in body parsers do differently. */
   bodyParsers: {
@@ -22,6 +26,8 @@ export interface Profile {
     /** `urlencoded()` without `extended`: its default, and the warning v4 prints. */
     urlencoded: UrlencodedDefaults;
   };
+  /** The final handler's 404 and error page, when not Express 5's and 4's. */
+  finalPage?: FinalPage;
   /** Members this generation adds to, or answers differently on, the core's objects. */
   overrides: {
     request: PropertyDescriptorMap;

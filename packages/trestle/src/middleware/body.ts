@@ -6,6 +6,7 @@
 // The event listeners are module-level functions that find their request's
 // state through a symbol: reading a body allocates one state object, not a
 // set of closures.
+import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transform } from 'node:stream';
 import bytes from 'bytes';
@@ -16,11 +17,19 @@ import { lazy } from '../lazy';
 import { createError, createHttpError, type HttpError, withStatus } from '../errors';
 
 type Next = (err?: unknown) => void;
-type Req = IncomingMessage & { body?: unknown; [kState]?: BodyState };
+type Req = IncomingMessage & { body?: unknown; _body?: boolean; [kState]?: BodyState };
 type Inflater = Transform & { [kState]?: BodyState };
 
 export type VerifyFn = (req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: string | null) => void;
 export type TypeOption = string | string[] | ((req: IncomingMessage) => unknown);
+
+/**
+ * An option only generations set (v4, legacy): read as body-parser 1.x did.
+ * `req._body` marks a request a parser read, and another parser skips it;
+ * a stream something else already read is a 500 `stream.not.readable`
+ * (body-parser 2.x, and v5, skip any request whose body is over).
+ */
+export const kBodyParser1 = Symbol('trestle.bodyParser1');
 
 /** The options every body parser takes. */
 export interface CommonOptions {
@@ -28,6 +37,7 @@ export interface CommonOptions {
   inflate?: boolean;
   type?: TypeOption;
   verify?: VerifyFn | false | null;
+  [kBodyParser1]?: boolean;
 }
 
 /** One parser, settled when it is created. */
@@ -40,6 +50,8 @@ export interface ParserConfig {
   charsetOf: (req: IncomingMessage) => string | null;
   /** Turns the decoded body into `req.body`; throws for a malformed one. */
   parse: (body: string & Buffer, charset: string | null) => unknown;
+  /** See `kBodyParser1`. */
+  bodyParser1: boolean;
 }
 
 const kState = Symbol('trestle.body');
@@ -66,12 +78,12 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /** `limit`, `inflate`, `type` and `verify`, checked and compiled once. */
-export function commonConfig(options: CommonOptions, defaultType: string): Pick<ParserConfig, 'limit' | 'inflate' | 'verify' | 'matches'> {
+export function commonConfig(options: CommonOptions, defaultType: string): Pick<ParserConfig, 'limit' | 'inflate' | 'verify' | 'matches' | 'bodyParser1'> {
   const limit = typeof options.limit === 'number' ? options.limit : bytes.parse(options.limit || '100kb');
   if (limit === null || Number.isNaN(limit)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', `option limit ${JSON.stringify(options.limit)} is invalid`);
   const verify = options.verify || undefined;
   if (verify !== undefined && typeof verify !== 'function') throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', 'option verify must be function');
-  return { limit, inflate: options.inflate !== false, verify, matches: typeMatcher(options.type || defaultType) };
+  return { limit, inflate: options.inflate !== false, verify, matches: typeMatcher(options.type || defaultType), bodyParser1: options[kBodyParser1] === true };
 }
 
 /**
@@ -111,7 +123,7 @@ export function unsupportedCharset(charset: string): HttpError {
 export function createParser(config: ParserConfig) {
   return function bodyParser(req: Req, res: ServerResponse, next: Next): void {
     // A body already read (by another parser) leaves the request finished.
-    if (onFinished.isFinished(req)) {
+    if (config.bodyParser1 ? req._body === true : onFinished.isFinished(req)) {
       next();
       return;
     }
@@ -127,6 +139,7 @@ export function createParser(config: ParserConfig) {
       settle(req, err, next);
       return;
     }
+    if (config.bodyParser1) req._body = true;
     read(req, res, next, config, charset);
   };
 }
@@ -142,8 +155,13 @@ function inflaterFor(encoding: string): Transform | undefined {
   }
 }
 
-/** Per-request reading state; listeners reach it through `source[kState]`. */
-class BodyState {
+/**
+ * Per-request reading state; listeners reach it through `source[kState]`.
+ * It is an AsyncResource made in the middleware's call, so `next()`, called
+ * from a stream event, runs in the request's async context
+ * (AsyncLocalStorage stores survive the parser), at no extra allocation.
+ */
+class BodyState extends AsyncResource {
   chunks: Buffer[] = [];
   /** Bytes of body (after inflating). */
   received = 0;
@@ -159,7 +177,14 @@ class BodyState {
     /** The declared `Content-Length` of an uncompressed body. */
     readonly length: number | undefined,
     readonly inflater: Inflater | undefined,
-  ) {}
+  ) {
+    super('trestle.body');
+  }
+
+  /** next(err?) in the context the middleware was called in. */
+  resume(err?: unknown): void {
+    this.runInAsyncScope(this.next, null, err);
+  }
 }
 
 function read(req: Req, res: ServerResponse, next: Next, config: ParserConfig, charset: string | null): void {
@@ -361,7 +386,7 @@ function fail(state: BodyState, err: unknown): void {
   state.settled = true;
   state.chunks = [];
   release(state);
-  settle(state.req, err, state.next);
+  settle(state.req, err, (e) => state.resume(e));
 }
 
 /**
@@ -380,12 +405,14 @@ function settle(req: Req, err: unknown, next: Next): void {
 
 /** verify, decode, parse: the body is complete. */
 function finish(state: BodyState, buf: Buffer): void {
-  const { req, res, next, config, charset } = state;
+  const { req, res, config, charset } = state;
   if (config.verify !== undefined) {
     try {
       config.verify(req, res, buf, charset);
     } catch (err) {
-      next(withStatus(err, 403, 'TRESTLE_ERR_ENTITY_VERIFY_FAILED', { body: buf, type: 'entity.verify.failed' }));
+      // An error with its own status and type keeps them, as body-parser does.
+      const type = (err as HttpError | null)?.type || 'entity.verify.failed';
+      state.resume(withStatus(err, 403, 'TRESTLE_ERR_ENTITY_VERIFY_FAILED', { body: buf, type }));
       return;
     }
   }
@@ -394,10 +421,10 @@ function finish(state: BodyState, buf: Buffer): void {
     req.body = config.parse(body as string & Buffer, charset);
   } catch (err) {
     const typed = (err as HttpError).type !== undefined;
-    next(typed ? err : withStatus(err, 400, 'TRESTLE_ERR_ENTITY_PARSE_FAILED', { body, type: 'entity.parse.failed' }));
+    state.resume(typed ? err : withStatus(err, 400, 'TRESTLE_ERR_ENTITY_PARSE_FAILED', { body, type: 'entity.parse.failed' }));
     return;
   }
-  next();
+  state.resume();
 }
 
 /** UTF-8 without iconv (and without its byte-order mark); other charsets through iconv-lite. */

@@ -33,7 +33,24 @@ type Stream = SendStream & { [kServing]: Serving };
 // its mime database) is loaded with the first GET or HEAD that reaches it.
 const send = lazy(() => require('send') as typeof import('send'));
 
+/** What serves the files: the `send` package's function (v4 gives send 0.19's, with mime 1.x types). */
+export type SendFn = (req: IncomingMessage, path: string, options?: SendOptions) => SendStream;
+
+/** v5's sender: the `send` package, loaded with the first file served. */
+const sendLazily: SendFn = (req, path, options) => send()(req, path, options);
+
+/** `trestle.static` sending with `getSend()`, asked once per `static()` call. */
+export function makeServeStatic(getSend: () => SendFn) {
+  return function serveStaticFactory(root: string, options?: StaticOptions | null) {
+    return createServeStatic(getSend(), root, options);
+  };
+}
+
 export function serveStatic(root: string, options?: StaticOptions | null) {
+  return createServeStatic(sendLazily, root, options);
+}
+
+function createServeStatic(sendFile: SendFn, root: string, options?: StaticOptions | null) {
   if (!root) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'root path required');
   if (typeof root !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'root path must be a string');
   const opts = optionsObject(options);
@@ -71,7 +88,7 @@ export function serveStatic(root: string, options?: StaticOptions | null) {
     let path = getPathname(req.url!);
     // At the mount point itself (`/static`, no slash) send must see "" to redirect to `/static/`.
     if (path === '/' && !getPathname(req.originalUrl ?? req.url!).endsWith('/')) path = '';
-    const stream = send()(req, path, sendOptions) as Stream;
+    const stream = sendFile(req, path, sendOptions) as Stream;
     stream[kServing] = { req, next, forwardError: !fallthrough };
     stream.on('directory', onDirectory);
     if (setHeaders) stream.on('headers', setHeaders);

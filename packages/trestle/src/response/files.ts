@@ -5,16 +5,27 @@ import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'no
 import { isAbsolute, resolve } from 'node:path';
 import onFinished from 'on-finished';
 import type { SendOptions, SendStream } from 'send';
-import { contentDisposition } from './headers';
 import { lazy } from '../lazy';
+import { contentDisposition } from './headers';
 import type { Done, ResponseState } from './state';
 import type { DownloadOptions, SendFileOptions } from '../types';
 import { createError } from '../errors';
 
+// Loaded with the first file sent (send and its mime database).
+const send = lazy(() => require('send') as typeof import('send'));
+
 type FileOptions = SendFileOptions & SendOptions;
 
-/** send (and the mime database behind it), loaded with the first file answered. */
-const send = lazy(() => require('send') as typeof import('send'));
+/** What sends a file: the `send` package's function (v4 gives send 0.19's, with mime 1.x types). */
+export type SendFn = (req: unknown, path: string, options?: SendOptions) => SendStream;
+
+/** The file members as a generation answers them: its `send`, loaded on first use, and its Content-Disposition. */
+export interface FileParts {
+  send(): SendFn;
+  contentDisposition(filename: string): string;
+  /** Does the `etag` setting decide, when the call does not? (Express 4 left it to send: on.) */
+  etagFromSetting: boolean;
+}
 
 /**
  * Refuses `headers` send would set too late to fail cleanly: it sets them
@@ -29,7 +40,7 @@ function checkHeaders(headers: SendFileOptions['headers']): void {
 }
 
 /** Pipes `file` to `res`; `done` hears once: nothing, the error, or ECONNABORTED when the client left. */
-function pipeFile(res: ResponseState, file: SendStream, headers: SendFileOptions['headers'], done: Done): void {
+export function pipeFile(res: ResponseState, file: SendStream, headers: SendFileOptions['headers'], done: Done): void {
   let finished = false;
   let streaming: boolean | undefined;
   const finish = (err?: unknown) => {
@@ -66,65 +77,78 @@ function pipeFile(res: ResponseState, file: SendStream, headers: SendFileOptions
   file.pipe(res as unknown as ServerResponse);
 }
 
-export const sendFileMembers = {
-  /**
-   * Streams the file at `path` (absolute, or relative to `options.root`).
-   * Errors (404, 403, 416, ...) go to the callback when given, else to
-   * next(); a directory is next() without an error; a client that left is
-   * not an error for next().
-   */
-  sendFile(this: ResponseState, path: string, options?: SendFileOptions | Done, callback?: Done): void {
-    if (!path) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'path argument is required to res.sendFile');
-    if (typeof path !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'path must be a string to res.sendFile');
-    let opts: FileOptions = {};
-    let done = callback;
-    if (typeof options === 'function') done = options;
-    else if (options) opts = options;
-    if (!opts.root && !isAbsolute(path)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_VALUE', 'path must be absolute or specify root to res.sendFile');
-    checkHeaders(opts.headers);
-    const req = this.req;
-    const next = req.next;
-    // The `etag` setting decides unless the call says otherwise (Express 5 lets the setting win always).
-    const sendOptions: FileOptions = { ...opts, etag: opts.etag ?? Boolean(this.app.settings.etag) };
-    const file = send()(req, encodeURI(path), sendOptions);
-    pipeFile(this, file, opts.headers, (err) => {
-      if (done) return done(err);
-      if (!err) return;
-      const e = err as NodeJS.ErrnoException;
-      if (e.code === 'EISDIR') return next!();
-      if (e.code !== 'ECONNABORTED' && e.syscall !== 'write') next!(err);
-    });
-  },
+/** Without a callback: a directory is next(), a client that left or a failed write nothing, any other error next(err). */
+export function passOn(err: unknown, next: Done): void {
+  if (!err) return;
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'EISDIR') return next();
+  if (e.code !== 'ECONNABORTED' && e.syscall !== 'write') next(err);
+}
 
-  /**
-   * Sends the file as an attachment named `filename` (default: its own
-   * name). A Content-Disposition in `options.headers` is ignored.
-   */
-  download(this: ResponseState, path: string, filename?: unknown, options?: DownloadOptions | Done, callback?: Done): void {
-    let done = callback;
-    let name = filename as string | null | undefined;
-    let opts = (options ?? null) as DownloadOptions | null;
-    if (typeof filename === 'function') {
-      done = filename as Done;
-      name = null;
-      opts = null;
-    } else if (typeof options === 'function') {
-      done = options;
-      opts = null;
-    }
-    // download(path, options[, callback])
-    if (typeof filename === 'object' && filename !== null && (typeof options === 'function' || options === undefined)) {
-      name = null;
-      opts = filename as DownloadOptions;
-    }
-    const headers: Record<string, string | number | string[]> = { 'Content-Disposition': contentDisposition(name || path) };
-    if (opts?.headers) {
-      for (const key of Object.keys(opts.headers)) {
-        if (key.toLowerCase() !== 'content-disposition') headers[key] = opts.headers[key]!;
+/** sendFile and download, sending with `parts`. */
+export function makeFileMembers(parts: FileParts) {
+  return {
+    /**
+     * Streams the file at `path` (absolute, or relative to `options.root`).
+     * Errors (404, 403, 416, ...) go to the callback when given, else to
+     * next(); a directory is next() without an error; a client that left is
+     * not an error for next().
+     */
+    sendFile(this: ResponseState, path: string, options?: SendFileOptions | Done, callback?: Done): void {
+      if (!path) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'path argument is required to res.sendFile');
+      if (typeof path !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'path must be a string to res.sendFile');
+      let opts: FileOptions = {};
+      let done = callback;
+      if (typeof options === 'function') done = options;
+      else if (options) opts = options;
+      if (!opts.root && !isAbsolute(path)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_VALUE', 'path must be absolute or specify root to res.sendFile');
+      checkHeaders(opts.headers);
+      const req = this.req;
+      const next = req.next;
+      // The `etag` setting decides unless the call says otherwise (Express 5 lets the setting win always).
+      const sendOptions: FileOptions = { ...opts, etag: opts.etag ?? (parts.etagFromSetting ? Boolean(this.app.settings.etag) : true) };
+      const file = parts.send()(req, encodeURI(path), sendOptions);
+      pipeFile(this, file, opts.headers, (err) => {
+        if (done) return done(err);
+        if (!err) return;
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'EISDIR') return next!();
+        if (e.code !== 'ECONNABORTED' && e.syscall !== 'write') next!(err);
+      });
+    },
+
+    /**
+     * Sends the file as an attachment named `filename` (default: its own
+     * name). A Content-Disposition in `options.headers` is ignored.
+     */
+    download(this: ResponseState, path: string, filename?: unknown, options?: DownloadOptions | Done, callback?: Done): void {
+      let done = callback;
+      let name = filename as string | null | undefined;
+      let opts = (options ?? null) as DownloadOptions | null;
+      if (typeof filename === 'function') {
+        done = filename as Done;
+        name = null;
+        opts = null;
+      } else if (typeof options === 'function') {
+        done = options;
+        opts = null;
       }
-    }
-    const fileOptions: DownloadOptions = { ...opts, headers };
-    const fullPath = fileOptions.root ? path : resolve(path);
-    this.sendFile(fullPath, fileOptions, done);
-  },
-};
+      // download(path, options[, callback])
+      if (typeof filename === 'object' && filename !== null && (typeof options === 'function' || options === undefined)) {
+        name = null;
+        opts = filename as DownloadOptions;
+      }
+      const headers: Record<string, string | number | string[]> = { 'Content-Disposition': parts.contentDisposition(name || path) };
+      if (opts?.headers) {
+        for (const key of Object.keys(opts.headers)) {
+          if (key.toLowerCase() !== 'content-disposition') headers[key] = opts.headers[key]!;
+        }
+      }
+      const fileOptions: DownloadOptions = { ...opts, headers };
+      const fullPath = fileOptions.root ? path : resolve(path);
+      this.sendFile(fullPath, fileOptions, done);
+    },
+  };
+}
+
+export const sendFileMembers = makeFileMembers({ send: () => send() as SendFn, contentDisposition, etagFromSetting: true });

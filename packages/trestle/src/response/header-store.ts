@@ -142,3 +142,10 @@ export function peekETag(res: Outgoing): Value | undefined {
   if (store === undefined) return peekOther(res, 'etag');
   return store === null ? undefined : store.etag?.[1];
 }
+
+/** `res.getHeader('Transfer-Encoding')`. */
+export function peekTransferEncoding(res: Outgoing): Value | undefined {
+  const store = readableStore(res);
+  if (store === undefined) return res.getHeader('transfer-encoding');
+  return store === null ? undefined : store['transfer-encoding']?.[1];
+}

@@ -21,13 +21,13 @@ const v5Page: RedirectPage = (message, href) =>
   `<!DOCTYPE html><head><title>${message}</title></head><body><p>${message}. Redirecting to ${href}</p></body>`;
 
 /** What a redirect's body says, as text or HTML per the Accept header (empty when neither is accepted). */
-function redirectBody(res: ResponseState, status: number, location: string, page: RedirectPage, charset: string): string {
+function redirectBody(res: ResponseState, status: number, location: string, page: RedirectPage, charset: string, textHref: (location: string) => string): string {
   const type = accepts()(res.req as unknown as IncomingMessage).types(REDIRECT_TYPES) as string | false;
   res.vary('Accept');
   const message = statuses.message[status];
   if (type === 'text') {
     res.setHeader('Content-Type', `text/plain; charset=${charset}`);
-    return `${message}. Redirecting to ${location}`;
+    return `${message}. Redirecting to ${textHref(location)}`;
   }
   if (type === 'html') {
     res.setHeader('Content-Type', `text/html; charset=${charset}`);
@@ -39,9 +39,10 @@ function redirectBody(res: ResponseState, status: number, location: string, page
 /**
  * `redirect(url)` or `redirect(status, url)`, 302 by default, answering
  * browsers with `page` (generations before v5 send a shorter page) in
- * `charset` (Express 3 wrote it `UTF-8`).
+ * `charset` (Express 3 wrote it `UTF-8`); the text answer names the location
+ * as `textHref` gives it (Express 3 passed its unencoded Location through `encodeURI`).
  */
-export function makeRedirect(page: RedirectPage, charset = 'utf-8'): (this: ResponseState, url: unknown, target?: unknown) => void {
+export function makeRedirect(page: RedirectPage, charset = 'utf-8', textHref: (location: string) => string = asIs): (this: ResponseState, url: unknown, target?: unknown) => void {
   return function redirect(this: ResponseState, url: unknown, target?: unknown): void {
     let address = url;
     let status = 302 as number;
@@ -55,12 +56,16 @@ export function makeRedirect(page: RedirectPage, charset = 'utf-8'): (this: Resp
     // Through location(), so a generation that answers it differently redirects the same way.
     this.location(address as string);
     const location = String(this.getHeader('Location'));
-    const body = redirectBody(this, status, location, page, charset);
+    const body = redirectBody(this, status, location, page, charset, textHref);
     this.status(status);
     this.setHeader('Content-Length', String(Buffer.byteLength(body)));
     if (this.req.method === 'HEAD') this.end();
     else this.end(body);
   };
+}
+
+function asIs(location: string): string {
+  return location;
 }
 
 export const redirectMembers = {

@@ -5,7 +5,7 @@
 import { Buffer } from 'node:buffer';
 import * as crypto from 'node:crypto';
 import statuses from 'statuses';
-import { peekContentType, peekETag, putContentLength, putContentType, putETag } from './header-store';
+import { peekContentType, peekETag, peekTransferEncoding, putContentLength, putContentType, putETag } from './header-store';
 import { boundedMemo } from '../memo';
 import { APPLICATION_JSON, setCharset, TEXT_HTML } from './headers';
 import type { ResponseState } from './state';
@@ -114,7 +114,8 @@ export const bodyMembers = {
         length = Buffer.byteLength(chunk, encoding);
       }
       // A string, as Express leaves it: res.get('Content-Length') is '4', not 4.
-      putContentLength(this, String(length));
+      // Not beside a Transfer-Encoding the app set: a client refuses both.
+      if (!peekTransferEncoding(this)) putContentLength(this, String(length));
       if (generateETag) {
         if (etagFn === WEAK_ETAG || etagFn === STRONG_ETAG) {
           putETag(this, builtinETag(chunk, length, etagFn === WEAK_ETAG));

@@ -6,6 +6,9 @@ import { type App, applicationMembers } from '../../app/application';
 import { flatten, methods } from '../../router/methods';
 import { expressFourRouterMembers } from '../v4/application';
 import { bodyParser } from './body-parser';
+import { bundledFactory } from './bundled';
+import { staticV4 } from '../v4/files';
+import { query } from '../v4/query';
 import { createRouteTable, type RouteTable } from './routes';
 import { createError } from '../../errors';
 
@@ -80,5 +83,13 @@ legacyAppMembers.del = legacyAppMembers.delete;
 
 export const legacyApplication: PropertyDescriptorMap = { ...expressFourRouterMembers, ...descriptors(legacyAppMembers) };
 
-/** The middleware an Express 3 app takes from the framework: the body parser and the logger. */
-export const legacyFactory: PropertyDescriptorMap = descriptors({ bodyParser, logger });
+/**
+ * The middleware an Express 3 app takes from the framework: the body parser,
+ * the logger, `query()`, `static` (send 0.19), and the rest of what Connect 2
+ * bundled, each served by the package that replaced it (`bundled.ts`).
+ */
+export const legacyFactory: PropertyDescriptorMap = {
+  ...descriptors({ bodyParser, logger, query }),
+  static: staticV4(),
+  ...bundledFactory,
+};

@@ -1,14 +1,27 @@
 // The legacy generation (Express 3): Express 4's path syntax and body-parser
 // behaviour, mount paths that also match before a `.`, `router.param(fn)`
 // without a warning, the route table, and the bundled middleware.
+import { type FinalPage, htmlText } from '../../app/final-handler';
 import { makeV4Compiler } from '../../router/path/v4';
 import type { Profile } from '../profile';
 import { withEmptyBody } from '../v4/body-parsers';
 import { sendOptionsV4 } from '../v4/index';
 import { v4RouterShape } from '../v4/router';
 import { legacyApplication, legacyFactory } from './application';
+import { compileETagMd5 } from './etag';
 import { legacyRequest } from './request';
 import { legacyResponse } from './response';
+
+/**
+ * Express 3's final page (Connect's): the message alone as HTML text and a
+ * newline, "Cannot GET " and the whole original URL as sent (escaped, not
+ * re-encoded), `X-Content-Type-Options` but no Content-Security-Policy.
+ */
+const express3Page: FinalPage = {
+  notFound: (method, originalUrl) => `Cannot ${method} ${originalUrl}`,
+  body: (message) => `${htmlText(message)}\n`,
+  contentSecurityPolicy: false,
+};
 
 export const legacy: Profile = {
   router: {
@@ -21,8 +34,9 @@ export const legacy: Profile = {
     shape: v4RouterShape('/.', []),
     handlerOptional: true,
   },
-  settings: { queryParser: 'extended' },
+  settings: { queryParser: 'extended', compileETag: compileETagMd5 },
   // Express 3 parsed forms with qs, and said nothing about it.
   bodyParsers: { wrap: withEmptyBody, urlencoded: { extended: true } },
+  finalPage: express3Page,
   overrides: { request: legacyRequest, response: legacyResponse, application: legacyApplication, factory: legacyFactory },
 };

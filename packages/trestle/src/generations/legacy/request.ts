@@ -66,6 +66,15 @@ export const legacyRequest: PropertyDescriptorMap = {
       return parseAcceptList(this.headers['accept-charset'] as string | undefined).map((e) => e.value);
     },
   },
+  /** The Accept-Encoding entries as the client wrote them (Express 3 did not sort them), `[]` without the header. */
+  acceptedEncodings: {
+    configurable: true,
+    enumerable: true,
+    get(this: ParamSources): string[] {
+      const accept = this.headers['accept-encoding'];
+      return accept ? accept.trim().split(/ *, */) : [];
+    },
+  },
   acceptedLanguages: {
     configurable: true,
     enumerable: true,

@@ -1,18 +1,17 @@
 // The response of the generation before v4: the old forms v4 also accepts
-// (without warnings here), Express 3's reading of a relative redirect, its
-// redirect page, and Content-Type as res.type()/res.set() left it (no charset
-// added: send() adds one to the strings it sends).
-import mime from 'mime-types';
-import type { App } from '../../app/application';
+// (without warnings here), Express 3's reading of a relative redirect (and
+// its Location, not percent-encoded), its redirect page, and Content-Type as
+// res.type()/res.set() left it (no charset added: send() adds one to the
+// strings it sends).
+import { type App, freeFunctionNames } from '../../app/application';
 import { getPathname } from '../../router/url';
 import { headerMembers } from '../../response/headers';
-import { makeRedirect, redirectMembers } from '../../response/redirect';
+import { makeRedirect } from '../../response/redirect';
 import type { ResponseState } from '../../response/members';
+import { mimeTypeV4 } from '../v4/files';
 import { oldResponseForms } from '../v4/response';
 
 type HeaderValue = string | number | readonly string[];
-
-const coreLocation = redirectMembers.location;
 
 /**
  * Where a Location given relative points, as Express 3 saw it: `back` is the
@@ -33,11 +32,13 @@ function resolveLocation(res: ResponseState, url: string): string {
   return target;
 }
 
+/** Location as Express 3 set it: resolved, not percent-encoded. */
 function location(this: ResponseState, url: string): ResponseState {
-  return coreLocation.call(this, resolveLocation(this, url));
+  this.setHeader('Location', resolveLocation(this, url));
+  return this;
 }
 
-const redirectPage = makeRedirect((message, href) => `<p>${message}. Redirecting to <a href="${href}">${href}</a></p>`, 'UTF-8');
+const redirectPage = makeRedirect((message, href) => `<p>${message}. Redirecting to <a href="${href}">${href}</a></p>`, 'UTF-8', encodeURI);
 
 /** `redirect([status,] url)`, or `redirect(url, status)`, the order Express 3 also took. */
 function redirect(this: ResponseState, ...args: unknown[]): void {
@@ -45,10 +46,9 @@ function redirect(this: ResponseState, ...args: unknown[]): void {
   return redirectPage.call(this, args[0], ...args.slice(1));
 }
 
-/** `res.type('json')` is `application/json`, with no charset, as the `mime` lookup of Express 3 gave it. */
+/** `res.type('json')` is `application/json`, with no charset, as the `mime` 1.x lookup of Express 3 gave it. */
 function type(this: ResponseState, value: string): ResponseState {
-  const full = value.includes('/') ? value : mime.lookup(value) || 'application/octet-stream';
-  this.setHeader('Content-Type', full);
+  this.setHeader('Content-Type', mimeTypeV4(value));
   return this;
 }
 
@@ -63,6 +63,24 @@ function set(this: ResponseState, field: string | Record<string, HeaderValue>, v
   return this;
 }
 
+/** `res.locals` as Express 3 made it: a function that merges the object it is given (and returns that object). */
+const locals: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: ResponseState): Record<string, unknown> {
+    const fn = function locals(obj: Record<string, unknown>) {
+      for (const key in obj) fn[key] = obj[key];
+      return obj;
+    } as unknown as Record<string, unknown>;
+    freeFunctionNames(fn);
+    Object.defineProperty(this, 'locals', { value: fn, writable: true, enumerable: true, configurable: true });
+    return fn;
+  },
+  set(this: ResponseState, value: unknown) {
+    Object.defineProperty(this, 'locals', { value, writable: true, enumerable: true, configurable: true });
+  },
+};
+
 function method(fn: (this: ResponseState, ...args: never[]) => unknown): PropertyDescriptor {
   return { configurable: true, enumerable: true, writable: true, value: fn };
 }
@@ -75,4 +93,5 @@ export const legacyResponse: PropertyDescriptorMap = {
   contentType: method(type),
   set: method(set),
   header: method(set),
+  locals,
 };

@@ -75,7 +75,10 @@ export function createRouteTable(options: TableOptions): RouteTable {
   table.param = param as RouteTable['param'];
   table.route = (method, path, callbacks) => {
     const { sensitive, strict } = options.matchOptions();
-    const pathOptions = { end: true, strict, sensitive };
+    // Express 3 appended an optional slash to the path as written: a route
+    // "/u/" wants its slash ("/u" does not match), as strict routing reads it.
+    const slashed = typeof path === 'string' && path.length > 1 && path.endsWith('/');
+    const pathOptions = { end: true, strict: strict || slashed, sensitive };
     const matcher = compileRoutePath(options.profile, path, pathOptions);
     const record = new LegacyRoute(method, path, callbacks, matcher, pathOptions);
     (table.map[method] ??= []).push(record);

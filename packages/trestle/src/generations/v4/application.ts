@@ -1,11 +1,13 @@
 // Application and factory members of Express 4 that the core does not have:
-// `app.router` that explains its removal, the deprecated `app.del`, and the
-// factory's getters for the middleware Express 4 stopped bundling.
+// `app.router` that explains its removal, the deprecated `app.del`, the
+// factory's `query()` and `static` as Express 4 exported them, and its
+// getters for the middleware Express 4 stopped bundling.
 import depd from 'depd';
 import { type App, applicationMembers, appRouter, kAppRouter } from '../../app/application';
 import { createError } from '../../errors';
 import type { RouterInstance } from '../../router/router';
-import { query, staticV4 } from './bundled';
+import { staticV4 } from './files';
+import { query } from './query';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');
@@ -41,19 +43,23 @@ export const v4Application: PropertyDescriptorMap = {
 /** Middleware Express 4 stopped bundling: asking for one says where it went. */
 const unbundled = ['bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout', 'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache'];
 
-/** The factory's members: `query()` and `static` with its `mime` table, and a getter per unbundled middleware. */
-export const v4Factory: PropertyDescriptorMap = {
-  ...Object.getOwnPropertyDescriptors({ query, static: staticV4 }),
-  ...Object.fromEntries(
-    unbundled.map((name) => [
-      name,
-      {
-        configurable: true,
-        enumerable: true,
-        get(): never {
-          throw createError(Error, 'TRESTLE_ERR_REMOVED_IN_V4', `Most middleware (like ${name}) is no longer bundled with Express and must be installed separately. Please see https://github.com/senchalabs/connect#middleware.`);
-        },
+const removed: PropertyDescriptorMap = Object.fromEntries(
+  unbundled.map((name) => [
+    name,
+    {
+      configurable: true,
+      enumerable: true,
+      get(): never {
+        throw createError(Error, 'TRESTLE_ERR_REMOVED_IN_V4', `Most middleware (like ${name}) is no longer bundled with Express and must be installed separately. Please see https://github.com/senchalabs/connect#middleware.`);
       },
-    ]),
-  ),
+    },
+  ]),
+);
+
+/** The factory's members in Express 4: `query()`, `static` (serve-static 1.x: send 0.19, `static.mime`), and the removed middleware. */
+export const v4Factory: PropertyDescriptorMap = {
+  ...removed,
+  query: { configurable: true, enumerable: true, writable: true, value: query },
+  static: staticV4(),
 };
+

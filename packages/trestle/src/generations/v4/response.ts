@@ -3,14 +3,15 @@
 // as a status, `res.redirect(url, status)`, `back` as the Referrer, and
 // `res.sendfile`. v4 accepts them with a deprecation warning; legacy, where
 // they were the documented API, without one. Also what these generations
-// answered differently: the shorter redirect page, and Content-Disposition as
-// content-disposition 0.5 wrote it (ISO-8859-1 names kept as they are).
-/// <reference path="../../types/vendor-content-disposition-v0.d.ts" />
+// answered differently: the shorter redirect page, and files, types and
+// Content-Disposition as send 0.19, mime 1.x and content-disposition 0.5
+// wrote them (see files.ts).
 import depd from 'depd';
-import { basename, extname, isAbsolute, resolve } from 'node:path';
+import { extname } from 'node:path';
 import statuses from 'statuses';
 import { responseMembers, type ResponseState } from '../../response/members';
 import { makeRedirect } from '../../response/redirect';
+import { contentDispositionV4, v4FileMembers } from './files';
 
 // depd finds the user's call site from the module that created it.
 const deprecate = depd('trestle');
@@ -20,14 +21,10 @@ const core = responseMembers as Record<string, Method>;
 
 const redirectV4 = makeRedirect((message, href) => `<p>${message}. Redirecting to ${href}</p>`) as Method;
 
-// Loaded on the first attachment() only: most apps never call it.
-let contentDispositionV0: typeof import('content-disposition-v0') | undefined;
-
 /** `res.attachment()` with Express 4's Content-Disposition. */
 function attachment(this: ResponseState, filename?: string): ResponseState {
-  contentDispositionV0 ??= require('content-disposition-v0') as typeof import('content-disposition-v0');
   if (filename) this.type(extname(filename));
-  this.setHeader('Content-Disposition', contentDispositionV0(filename === undefined ? undefined : basename(filename)));
+  this.setHeader('Content-Disposition', contentDispositionV4(filename));
   return this;
 }
 
@@ -60,6 +57,30 @@ export function oldResponseForms(warn: boolean): PropertyDescriptorMap {
   }
 
   return {
+    /** Any code, as Express 4 stored it (node refuses an invalid one when it writes the head); a string or a fraction warns. */
+    status: method(function status(this: ResponseState, code: unknown) {
+      const n = code as number;
+      if ((typeof code === 'string' || Math.floor(n) !== n) && n > 99 && n < 1000) {
+        note(`res.status(${JSON.stringify(code)}): use res.status(${Math.floor(n)}) instead`);
+      }
+      this.statusCode = code as number;
+      return this;
+    }),
+    /** No field: a warning and nothing else. */
+    vary: method(function vary(this: ResponseState, field?: unknown) {
+      if (!field || (Array.isArray(field) && field.length === 0)) {
+        note('res.vary(): Provide a field name');
+        return this;
+      }
+      return core.vary!.call(this, field);
+    }),
+    /** The options given win, `expires` and `maxAge` included (v5 always expires the cookie at once). */
+    clearCookie: method(function clearCookie(this: ResponseState, name: unknown, options?: unknown) {
+      const opts = options as Record<string, unknown> | undefined;
+      if (opts?.maxAge) note('res.clearCookie: Passing "options.maxAge" is deprecated. In v5.0.0 of Express, this option will be ignored, as res.clearCookie will automatically set cookies to expire immediately. Please update your code to omit this option.');
+      if (opts?.expires) note('res.clearCookie: Passing "options.expires" is deprecated. In v5.0.0 of Express, this option will be ignored, as res.clearCookie will automatically set cookies to expire immediately. Please update your code to omit this option.');
+      return core.cookie!.call(this, name, '', { expires: new Date(1), path: '/', ...opts });
+    }),
     send: method(function send(this: ResponseState, ...args: unknown[]) {
       let body = args[0];
       if (args.length === 2) {
@@ -88,13 +109,13 @@ export function oldResponseForms(warn: boolean): PropertyDescriptorMap {
       return redirectV4.apply(this, args);
     }),
     attachment: method(attachment as Method),
-    /** The lower-case `sendfile`: relative paths are taken from the working directory. */
-    sendfile: method(function sendfile(this: ResponseState, path: unknown, ...rest: unknown[]) {
+    type: method(v4FileMembers.type as Method),
+    contentType: method(v4FileMembers.type as Method),
+    sendFile: method(v4FileMembers.sendFile as Method),
+    download: method(v4FileMembers.download as Method),
+    sendfile: method(function sendfile(this: ResponseState, ...args: unknown[]) {
       note('res.sendfile: Use res.sendFile instead');
-      const options = rest[0];
-      const hasRoot = typeof options === 'object' && options !== null && 'root' in options;
-      const full = typeof path === 'string' && !hasRoot && !isAbsolute(path) ? resolve(path) : path;
-      return core.sendFile!.call(this, full, ...rest);
+      return (v4FileMembers.sendfile as Method).apply(this, args);
     }),
   };
 }

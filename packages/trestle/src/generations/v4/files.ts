@@ -1,0 +1,74 @@
+// Files as Express 4 sends them: `send` 0.19 with its `mime` 1.x (charsets
+// written `UTF-8`, `.js` as `application/javascript`), Content-Disposition
+// by content-disposition 0.5 (the filename always quoted), and the
+// lower-case `res.sendfile` with its own path rules. The old packages are
+// loaded on first use: an app that sends no file never loads them, and the
+// v5 entry never does.
+/// <reference path="../../types/vendor-content-disposition-v0.d.ts" />
+/// <reference path="../../types/vendor-send-v0.d.ts" />
+import { basename } from 'node:path';
+import { makeFileMembers, passOn, pipeFile, type SendFn } from '../../response/files';
+import type { ResponseState } from '../../response/members';
+import { makeServeStatic } from '../../middleware/static';
+import { boundedMemo } from '../../memo';
+import type { SendFileOptions } from '../../types';
+
+let sendV0: typeof import('send-v0') | undefined;
+let contentDispositionV0: typeof import('content-disposition-v0') | undefined;
+
+/** send 0.19, Express 4's. */
+export function loadSendV0(): typeof import('send-v0') {
+  sendV0 ??= require('send-v0') as typeof import('send-v0');
+  return sendV0;
+}
+
+/** Content-Disposition as content-disposition 0.5 writes it, for the last segment of `path`. */
+export function contentDispositionV4(path?: string): string {
+  contentDispositionV0 ??= require('content-disposition-v0') as typeof import('content-disposition-v0');
+  return contentDispositionV0(path === undefined ? undefined : basename(path));
+}
+
+// Express 4's sendFile left ETags to send (on) whatever the `etag` setting says.
+const fileMembers = makeFileMembers({ send: loadSendV0 as unknown as () => SendFn, contentDisposition: contentDispositionV4, etagFromSetting: false });
+
+/** `res.type(x)`'s MIME type: an extension or a name looked up in mime 1.x, a full type as given. */
+export const mimeTypeV4 = boundedMemo((type: string) => (type.indexOf('/') === -1 ? loadSendV0().mime.lookup(type) : type));
+
+type Done = (err?: unknown) => void;
+
+export const v4FileMembers = {
+  sendFile: fileMembers.sendFile,
+  download: fileMembers.download,
+
+  /** `res.type()` with mime 1.x's table; `set` adds the charset. */
+  type(this: ResponseState, type: string): ResponseState {
+    return this.set('Content-Type', mimeTypeV4(type));
+  },
+
+  /**
+   * The lower-case `sendfile`: the path as given (relative to the working
+   * directory, URL-encoded names decoded, `..` refused with a 403 unless
+   * `root` is set), a directory's `index.html` when it ends in `/`.
+   */
+  sendfile(this: ResponseState, path: string, options?: SendFileOptions | Done, callback?: Done): void {
+    let opts: SendFileOptions = {};
+    let done = callback;
+    if (typeof options === 'function') done = options;
+    else if (options) opts = options;
+    const req = this.req;
+    const next = req.next!;
+    const file = loadSendV0()(req as never, path, opts as never) as never;
+    pipeFile(this, file, undefined, done ?? ((err) => passOn(err, next)));
+  },
+};
+
+/** `trestle.static` sending with send 0.19; `trestle.static.mime` is its mime 1.x object, as serve-static 1.x exports it. */
+export function staticV4(): PropertyDescriptor {
+  const serveStatic = makeServeStatic(loadSendV0 as never);
+  Object.defineProperty(serveStatic, 'mime', {
+    configurable: true,
+    enumerable: true,
+    get: () => loadSendV0().mime,
+  });
+  return { configurable: true, enumerable: true, writable: true, value: serveStatic };
+}

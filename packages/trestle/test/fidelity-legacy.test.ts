@@ -1,0 +1,157 @@
+// trestle/legacy against Express 3.21, detail by detail: req.acceptedEncodings,
+// the Express 3 forms apps use every day, the bundled middleware served by
+// the packages that replaced it, and what the conformance suite listed as
+// gaps (the 404 page, "/u/", MD5 ETags, an unencoded Location, status()).
+// Expectations checked against express@3 black-box.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, test } from 'node:test';
+import request from 'supertest';
+import trestleLegacy from 'trestle/legacy';
+
+type Loose = Record<string, (...args: unknown[]) => unknown> & Record<string, unknown>;
+const legacy = trestleLegacy as unknown as Loose & (() => ReturnType<typeof trestleLegacy>);
+
+describe('req.acceptedEncodings', () => {
+  test('the Accept-Encoding entries as written; [] without the header', async () => {
+    const app = trestleLegacy();
+    app.get('/', (req, res) => res.json((req as unknown as { acceptedEncodings: string[] }).acceptedEncodings));
+    await request(app).get('/').set('Accept-Encoding', '').expect(200, []);
+    await request(app).get('/').set('Accept-Encoding', 'gzip;q=0.5, br , deflate').expect(200, ['gzip;q=0.5', 'br', 'deflate']);
+  });
+});
+
+describe('the Express 3 forms', () => {
+  function formsApp() {
+    const app = trestleLegacy() as unknown as Loose;
+    app.set!('env', 'production');
+    (app.configure as (env: string, fn: (this: Loose) => void) => void)('production', function () {
+      this.set!('configured', 'production');
+    });
+    (app.configure as (env: string, fn: (this: Loose) => void) => void)('development', function () {
+      this.set!('configured', 'development');
+    });
+    app.use!(legacy.bodyParser!());
+    app.use!(app.router);
+    (app.locals as (o: object) => void)({ title: 'T' });
+    const get = (path: string, fn: (req: Loose, res: Loose) => unknown) => app.get!(path, fn);
+    get('/send', (_req, res) => res.send!(201, 'made'));
+    get('/json', (_req, res) => res.json!(202, { a: 1 }));
+    get('/redirect', (_req, res) => res.redirect!(301, '/there'));
+    get('/param/:id', (req, res) => res.send!([req.param!('id'), req.param!('q'), req.param!('none', 'dflt')].join(',')));
+    app.post!('/param/:id', (req: Loose, res: Loose) => res.send!([req.param!('id'), req.param!('b')].join(',')));
+    get('/locals', (_req, res) => {
+      (res.locals as (o: object) => void)({ a: 1 });
+      const routes = app.routes as unknown as Record<string, Array<{ path: string }>>;
+      res.json!({ a: (res.locals as unknown as Loose).a, title: (app.locals as unknown as Loose).title, configured: app.get!('configured'), verbs: Object.keys(routes), first: routes.get![0]!.path });
+    });
+    return app as unknown as ReturnType<typeof trestleLegacy>;
+  }
+
+  test('res.send(status, body), res.json(status, obj), res.redirect(status, url)', async () => {
+    const app = formsApp();
+    await request(app).get('/send').expect(201, 'made');
+    await request(app).get('/json').expect(202, { a: 1 });
+    await request(app).get('/redirect').expect(301).expect('Location', '/there');
+  });
+
+  test('req.param reads the route, then the body, then the query', async () => {
+    const app = formsApp();
+    await request(app).get('/param/7?q=2').expect(200, '7,2,dflt');
+    await request(app).post('/param/8').type('form').send('b=4&id=9').expect(200, '8,4');
+  });
+
+  test('app.locals and res.locals as functions, app.configure, app.routes, the router middleware', async () => {
+    const res = await request(formsApp()).get('/locals').expect(200);
+    assert.deepEqual(res.body, { a: 1, title: 'T', configured: 'production', verbs: ['get', 'post'], first: '/send' });
+  });
+});
+
+describe('the bundled middleware', () => {
+  test('served by the packages that replaced it', async () => {
+    const app = trestleLegacy() as unknown as Loose;
+    app.use!(legacy.bodyParser!());
+    app.use!(legacy.cookieParser!('secret'));
+    app.use!(legacy.session!({ secret: 'k' }));
+    app.use!(legacy.methodOverride!());
+    app.use!(legacy.compress!());
+    app.use!(legacy.basicAuth!('user', 'pass'));
+    app.use!(app.router);
+    app.use!(legacy.errorHandler!());
+    app.get!('/session', (req: Loose, res: Loose) => {
+      const session = req.session as unknown as Record<string, number>;
+      session.n = (session.n ?? 0) + 1;
+      res.send!(`${session.n} ${JSON.stringify(req.cookies)}`);
+    });
+    app.put!('/put', (req: Loose, res: Loose) => res.send!(`put ${JSON.stringify(req.body)}`));
+    app.get!('/boom', () => {
+      throw new Error('boom');
+    });
+    const server = app as unknown as ReturnType<typeof trestleLegacy>;
+    const first = await request(server).get('/session').auth('user', 'pass').set('Cookie', 'a=1').expect(200, '1 {"a":"1"}');
+    const sid = (first.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
+    await request(server).get('/session').auth('user', 'pass').set('Cookie', sid).expect(200, /^2 /);
+    await request(server).post('/put').auth('user', 'pass').type('form').send('_method=PUT&x=1').expect(200, 'put {"x":"1"}');
+    await request(server).post('/put').auth('user', 'pass').set('X-HTTP-Method-Override', 'PUT').expect(200, 'put {}');
+    await request(server).get('/session').expect(401);
+    const boom = await request(server).get('/boom').auth('user', 'pass').set('Accept', 'application/json').expect(500);
+    assert.equal(boom.body.error.message, 'boom');
+    assert.equal(typeof (legacy.session as unknown as Loose).MemoryStore, 'function');
+    assert.equal(typeof legacy.csrf!(), 'function');
+    assert.equal(typeof legacy.favicon!(`${__dirname}/fixtures/response/name.txt`), 'function');
+  });
+
+  test('without the package, a clear error at the call naming it', () => {
+    // A process whose app (here: its working directory) has no node_modules.
+    const cwd = mkdtempSync(`${tmpdir()}/trestle-no-deps-`);
+    const script = `
+      const trestle = require(${JSON.stringify(require.resolve('trestle/legacy'))});
+      try { trestle.session({ secret: 'k' }); console.log('no error'); }
+      catch (err) { console.log(err.code + ' ' + err.message); }`;
+    const out = spawnSync(process.execPath, ['-e', script], { cwd, encoding: 'utf8', timeout: 20_000 });
+    assert.equal(out.stdout.trim(), 'TRESTLE_ERR_MIDDLEWARE_NOT_INSTALLED trestle.session() is served by the "express-session" package, which Express 3\'s session became: install it (npm install express-session)');
+  });
+});
+
+describe('what the conformance suite listed as gaps', () => {
+  function gapsApp() {
+    const app = trestleLegacy();
+    app.set('env', 'production');
+    app.get('/u/', (_req, res) => res.send('u'));
+    app.get('/hello', (_req, res) => res.send('hello'));
+    app.get('/loc', (_req, res) => res.location('/a b/ü?x=<y>').end());
+    app.get('/status', (_req, res) => res.status('abc' as unknown as number).end('x'));
+    return app;
+  }
+
+  test('the 404 page is the message alone, without Content-Security-Policy', async () => {
+    const res = await request(gapsApp()).get('/nope?a=1&b=2').expect(404, 'Cannot GET /nope?a=1&amp;b=2\n');
+    assert.equal(res.headers['content-security-policy'], undefined);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+  });
+
+  test('a route "/u/" does not match "/u"', async () => {
+    await request(gapsApp()).get('/u/').expect(200, 'u');
+    await request(gapsApp()).get('/u').expect(404);
+  });
+
+  test('MD5 ETags, and a 304 for them', async () => {
+    const app = gapsApp();
+    const res = await request(app).get('/hello').expect(200, 'hello');
+    assert.equal(res.headers.etag, 'W/"5-XUFAKrxLKna5cZ2REBfFkg"');
+    await request(app).get('/hello').set('If-None-Match', 'W/"5-XUFAKrxLKna5cZ2REBfFkg"').expect(304);
+  });
+
+  test('res.location() sets the URL as given', async () => {
+    const res = await request(gapsApp()).get('/loc').expect(200);
+    assert.equal(res.headers.location, '/a b/ü?x=<y>');
+  });
+
+  test('res.status() does not check the code; the request fails with a 500, the process lives', async () => {
+    const app = gapsApp();
+    await request(app).get('/status').expect(500);
+    await request(app).get('/hello').expect(200, 'hello');
+  });
+});

@@ -1,0 +1,237 @@
+// trestle/v4 against Express 4.22, detail by detail: files as send 0.19 and
+// mime 1.x send them, Content-Disposition as content-disposition 0.5 writes
+// it, the deprecated forms of status/json/jsonp/vary/clearCookie/sendfile,
+// body-parser 1.x on a stream already read, use() wording, trestle.query()
+// and trestle.static.mime. Expectations checked against express@4 black-box.
+import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, test } from 'node:test';
+import request from 'supertest';
+import trestle from 'trestle';
+import trestleV4 from 'trestle/v4';
+
+const dir = mkdtempSync(join(tmpdir(), 'trestle-v4-'));
+for (const [name, body] of Object.entries({ 'a.js': 'x', 'm.mjs': 'm', 't.txt': 't', 'j.json': '{}', 'p.html': '<p>' })) {
+  writeFileSync(join(dir, name), body);
+}
+mkdirSync(join(dir, 'sub'));
+writeFileSync(join(dir, 'sub', 'index.html'), 'index');
+
+type Loose = Record<string, (...args: unknown[]) => unknown>;
+
+describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
+  const types: Array<[string, string]> = [
+    ['a.js', 'application/javascript; charset=UTF-8'],
+    ['m.mjs', 'application/javascript; charset=UTF-8'],
+    ['t.txt', 'text/plain; charset=UTF-8'],
+    ['j.json', 'application/json; charset=UTF-8'],
+    ['p.html', 'text/html; charset=UTF-8'],
+  ];
+
+  test('static, sendFile and download: types and charsets', async () => {
+    const app = trestleV4();
+    app.use('/s', trestleV4.static(dir));
+    app.get('/f/:name', (req, res) => res.sendFile(join(dir, req.params.name!)));
+    app.get('/d/:name', (req, res) => res.download(join(dir, req.params.name!)));
+    for (const [name, type] of types) {
+      for (const prefix of ['/s/', '/f/', '/d/']) {
+        const res = await request(app).get(prefix + name).expect(200);
+        assert.equal(res.headers['content-type'], type, `${prefix}${name}`);
+      }
+    }
+  });
+
+  test('sendFile tags the file even with the etag setting off, as Express 4 left it to send', async () => {
+    const app = trestleV4();
+    app.disable('etag');
+    app.get('/', (_req, res) => res.sendFile(join(dir, 't.txt')));
+    const res = await request(app).get('/').expect(200, 't');
+    assert.match(String(res.headers.etag), /^W\/"1-/);
+    const v5 = trestle();
+    v5.disable('etag');
+    v5.get('/', (_req, res) => res.sendFile(join(dir, 't.txt')));
+    assert.equal((await request(v5).get('/').expect(200)).headers.etag, undefined);
+  });
+
+  test('the directory redirect page', async () => {
+    const app = trestleV4();
+    app.use('/s', trestleV4.static(dir));
+    const res = await request(app).get('/s/sub?x=1').expect(301);
+    assert.equal(res.headers.location, '/s/sub/?x=1');
+    assert.equal(res.headers['content-security-policy'], "default-src 'none'");
+    assert.equal(res.headers['content-type'], 'text/html; charset=UTF-8');
+    assert.match(res.text, /<pre>Redirecting to \/s\/sub\/\?x=1<\/pre>/);
+  });
+
+  test("res.type('file.js') and res.type('js') as mime 1.x maps them", async () => {
+    const app = trestleV4();
+    app.get('/', (req, res) => res.type(String(req.query.t)).end());
+    const js = await request(app).get('/?t=file.js');
+    assert.equal(js.headers['content-type'], 'application/javascript; charset=utf-8');
+    const bare = await request(app).get('/?t=js');
+    assert.equal(bare.headers['content-type'], 'application/javascript; charset=utf-8');
+    const v5 = trestle();
+    v5.get('/', (_req, res) => res.type('file.js').end());
+    assert.equal((await request(v5).get('/')).headers['content-type'], 'text/javascript; charset=utf-8');
+  });
+
+  test('trestle.static.mime is mime 1.x; trestle.query() parses into req.query', async () => {
+    const mime = (trestleV4.static as unknown as { mime: { lookup(p: string): string } }).mime;
+    assert.equal(mime.lookup('x.js'), 'application/javascript');
+    const query = (trestleV4 as unknown as { query(o?: object): (...a: unknown[]) => void }).query;
+    assert.equal(typeof query, 'function');
+    const app = trestleV4();
+    app.set('query parser', false);
+    app.use(query() as never);
+    app.get('/', (req, res) => res.json(req.query));
+    await request(app).get('/?a[b]=1').expect(200, { a: { b: '1' } });
+  });
+});
+
+describe('Content-Disposition as content-disposition 0.5 writes it', () => {
+  test('attachment and download quote the name; a header in options.headers is ignored', async () => {
+    const app = trestleV4();
+    app.get('/att', (_req, res) => res.attachment('a.js').end());
+    app.get('/dl', (_req, res) => res.download(join(dir, 'a.js'), 'other.txt', { headers: { 'content-disposition': 'inline', 'X-A': 'b' } }));
+    app.get('/dl-default', (_req, res) => res.download(join(dir, 't.txt')));
+    const att = await request(app).get('/att').expect(200);
+    assert.equal(att.headers['content-disposition'], 'attachment; filename="a.js"');
+    const dl = await request(app).get('/dl').expect(200, 'x');
+    assert.equal(dl.headers['content-disposition'], 'attachment; filename="other.txt"');
+    assert.equal(dl.headers['x-a'], 'b');
+    const plain = await request(app).get('/dl-default').expect(200);
+    assert.equal(plain.headers['content-disposition'], 'attachment; filename="t.txt"');
+  });
+});
+
+describe('redirect bodies', () => {
+  test('HTML is one escaped paragraph, text a sentence, no DOCTYPE', async () => {
+    const app = trestleV4();
+    app.get('/', (_req, res) => res.redirect('/a?x=<y>'));
+    const html = await request(app).get('/').set('Accept', 'text/html').expect(302);
+    assert.equal(html.text, '<p>Found. Redirecting to /a?x=%3Cy%3E</p>');
+    const text = await request(app).get('/').set('Accept', 'text/plain').expect(302);
+    assert.equal(text.text, 'Found. Redirecting to /a?x=%3Cy%3E');
+  });
+});
+
+describe('the deprecated forms Express 4 accepts', () => {
+  test("res.status('410') and res.status(410.1) set the status", async () => {
+    const app = trestleV4();
+    app.get('/s', (_req, res) => res.status('410' as unknown as number).end('gone'));
+    app.get('/f', (_req, res) => res.status(410.1).end('gone'));
+    await request(app).get('/s').expect(410, 'gone');
+    await request(app).get('/f').expect(410, 'gone');
+  });
+
+  test('res.json(obj, status) and res.jsonp(obj, status) set the status', async () => {
+    const app = trestleV4();
+    app.get('/j', (_req, res) => (res as unknown as Loose).json!({ a: 1 }, 201));
+    app.get('/p', (_req, res) => (res as unknown as Loose).jsonp!({ a: 1 }, 202));
+    await request(app).get('/j').expect(201, { a: 1 });
+    await request(app).get('/p?callback=f').expect(202, /f\(\{"a":1\}\)/);
+  });
+
+  test('res.vary() with no field does nothing', async () => {
+    const app = trestleV4();
+    app.get('/', (_req, res) => {
+      (res as unknown as Loose).vary!();
+      res.end('ok');
+    });
+    const res = await request(app).get('/').expect(200, 'ok');
+    assert.equal(res.headers.vary, undefined);
+  });
+
+  test('res.clearCookie(name, options): expires and maxAge given win', async () => {
+    const app = trestleV4();
+    app.get('/', (_req, res) => {
+      res.clearCookie('a', { expires: new Date(Date.UTC(2030, 0, 1)), path: '/x' });
+      res.clearCookie('b', { maxAge: 1000 });
+      res.clearCookie('c');
+      res.end();
+    });
+    const res = await request(app).get('/').expect(200);
+    const cookies = res.headers['set-cookie'] as unknown as string[];
+    assert.equal(cookies[0], 'a=; Path=/x; Expires=Tue, 01 Jan 2030 00:00:00 GMT');
+    assert.match(cookies[1]!, /^b=; Max-Age=1; Path=\/; Expires=/);
+    assert.doesNotMatch(cookies[1]!, /1970/);
+    assert.equal(cookies[2], 'c=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT');
+  });
+});
+
+describe('res.sendfile, lower case', () => {
+  // Relative to the working directory, as apps call it; inside it, since "../" is refused.
+  const fixtures = join(__dirname, 'fixtures', 'response');
+  const rel = relative(process.cwd(), fixtures);
+
+  function sendfileApp(seen: Array<[unknown, boolean]> = []) {
+    const als = new AsyncLocalStorage<string>();
+    const app = trestleV4();
+    app.use((req, _res, next) => als.run(req.url, next));
+    app.get('/plain', (req, res) => (res as unknown as Loose).sendfile!(String(req.query.p)));
+    app.get('/root', (req, res) => (res as unknown as Loose).sendfile!(String(req.query.p), { root: fixtures }));
+    app.get('/cb', (req, res) =>
+      (res as unknown as Loose).sendfile!(String(req.query.p), (err: { status?: number } | undefined) => {
+        seen.push([err?.status, res.headersSent]);
+        res.status(err?.status ?? 200).end(`cb ${String(err?.status)} ${String(als.getStore())}`);
+      }),
+    );
+    return app;
+  }
+
+  test('relative paths, URL-encoded names, a directory index', async () => {
+    const app = sendfileApp();
+    await request(app).get(`/plain?p=${encodeURIComponent(`${rel}/name.txt`)}`).expect(200, 'tobi');
+    await request(app).get(`/plain?p=${encodeURIComponent(`${rel}/with%20space.txt`)}`).expect(200, 'space');
+    await request(app).get(`/plain?p=${encodeURIComponent(`${rel}/sub/`)}`).expect(200, 'index');
+    await request(app).get(`/root?p=name.txt`).expect(200, 'tobi');
+  });
+
+  test('../ is refused with 403 without root; the callback hears it before headers, in the request context', async () => {
+    const seen: Array<[unknown, boolean]> = [];
+    const app = sendfileApp(seen);
+    await request(app).get(`/plain?p=${encodeURIComponent(`${rel}/../response/name.txt`)}`).expect(403);
+    await request(app).get(`/cb?p=${encodeURIComponent(`${rel}/../response/name.txt`)}`).expect(403, /^cb 403 \/cb/);
+    await request(app).get(`/root?p=${encodeURIComponent('../response/name.txt')}`).expect(403);
+    assert.deepEqual(seen, [[403, false]]);
+  });
+});
+
+describe('body parsers on a stream already read', () => {
+  test('500 stream.not.readable, as body-parser 1.x', async () => {
+    const app = trestleV4();
+    app.post(
+      '/',
+      (req, _res, next) => {
+        req.on('data', () => undefined);
+        req.on('end', () => next());
+      },
+      trestleV4.json(),
+      (req, res) => res.json(req.body),
+    );
+    app.use((err: Error & { type?: string; status?: number }, _req: trestle.Request, res: trestle.Response, _next: trestle.NextFunction) => {
+      res.status(err.status ?? 500).json({ type: err.type, message: err.message });
+    });
+    await request(app).post('/').type('json').send('{"a":1}').expect(500, { type: 'stream.not.readable', message: 'stream is not readable' });
+  });
+
+  test('a body one parser read is skipped by the next', async () => {
+    const app = trestleV4();
+    app.post('/', trestleV4.json(), trestleV4.json(), (req, res) => res.json(req.body));
+    await request(app).post('/').type('json').send('{"a":1}').expect(200, { a: 1 });
+  });
+});
+
+describe('use() without a middleware function', () => {
+  test("throws in Express 4's words", () => {
+    const app = trestleV4();
+    assert.throws(() => app.use('/u', 1 as never), { name: 'TypeError', message: 'Router.use() requires a middleware function but got a number' });
+    assert.throws(() => app.use('/u', null as never), { message: 'Router.use() requires a middleware function but got a Null' });
+    assert.throws(() => app.use('/u', {} as never), { message: 'Router.use() requires a middleware function but got a Object' });
+    assert.throws(() => trestleV4.Router().use({} as never), { message: 'Router.use() requires a middleware function' });
+    assert.throws(() => trestle.Router().use({} as never), { message: 'argument handler is required' });
+  });
+});
