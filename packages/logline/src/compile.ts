@@ -13,7 +13,7 @@ import type {
   TokenCallback,
   TokenValue,
 } from './types.js';
-import { definedToken, registry, tokenReadsTiming, tokens as registeredTokens } from './tokens.js';
+import { definedToken, registry, tokens as registeredTokens } from './tokens.js';
 
 interface TokenRef {
   name: string;
@@ -70,20 +70,6 @@ function tokenText(fn: TokenCallback | undefined, ref: TokenRef, req: LoglineReq
   return value ? escapeText('' + value) : '-';
 }
 
-/** The token references of each format function compile() made. */
-const formatRefs = new WeakMap<FormatFn, readonly TokenRef[]>();
-
-/**
- * Can a line of this format read the exchange's timing (response-time,
- * total-time)? Known only for compiled format strings, and only for the
- * tokens as now defined: callers ask again when `registry.version` moves.
- * Any other format function may call any token.
- */
-export function formatReadsTiming(format: FormatFn): boolean {
-  const refs = formatRefs.get(format);
-  return refs === undefined || refs.some((ref) => tokenReadsTiming(ref.name));
-}
-
 /** Compiles a format string into a format function. */
 export function compile(format: string): FormatFn {
   if (typeof format !== 'string') {
@@ -107,6 +93,5 @@ export function compile(format: string): FormatFn {
     }
     return line;
   };
-  formatRefs.set(compiledFormat, refs);
   return compiledFormat;
 }

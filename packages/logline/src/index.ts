@@ -67,10 +67,12 @@ for (const name of Object.keys(tokens)) exposeToken(logger, name);
 /** The public types, reachable as `logger.LoggerOptions` and so on, beside the members `token`, `format` and `compile` assigned above. */
 // eslint-disable-next-line @typescript-eslint/no-namespace
 declare namespace logger {
-  /** The request as logline reads it: node's `IncomingMessage` plus `originalUrl`, `ip` and `_remoteAddress` when set. */
+  /** The request as logline reads it: node's `IncomingMessage` plus `originalUrl`, `ip`, and morgan's `_remoteAddress`, `_startAt` and `_startTime` when set. */
   export type LoglineRequest = types.LoglineRequest;
-  /** The response as logline reads it: node's `ServerResponse`. */
+  /** The response as logline reads it: node's `ServerResponse` plus morgan's `_startAt` when set. */
   export type LoglineResponse = types.LoglineResponse;
+  /** A `process.hrtime()` reading, `[seconds, nanoseconds]`: the type of morgan's `_startAt` fields. */
+  export type HrTime = types.HrTime;
   /** What a token returns; a falsy value is shown as `-`. */
   export type TokenValue = types.TokenValue;
   /** A token: `(req, res, arg?)`, `arg` being the bracket argument of `:name[arg]`. */

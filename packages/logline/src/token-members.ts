@@ -4,9 +4,8 @@
 //
 // Each is an accessor over the token registry, so a token redefined with
 // logger.token() is the one read, and assigning one (`logger.url = fn`)
-// defines it. Taking a timing token marks the timing as needed everywhere
-// (see `registry.timingTaken`).
-import { defineToken, isTimingToken, takeTimingToken, tokens } from './tokens.js';
+// defines it.
+import { defineToken, tokens } from './tokens.js';
 import type { TokenCallback } from './types.js';
 
 /** Makes token `name` a member of `factory`, unless that would hide one of its own members. */
@@ -18,7 +17,6 @@ export function exposeToken(factory: object, name: string): void {
     configurable: true,
     enumerable: true,
     get(): TokenCallback | undefined {
-      if (isTimingToken(name)) takeTimingToken();
       return tokens[name];
     },
     set(fn: TokenCallback) {

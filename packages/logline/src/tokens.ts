@@ -8,7 +8,7 @@
 // line (compile.ts) or for JSON (json-format.ts).
 import { currentDate } from './dates.js';
 import { escapeText } from './escape.js';
-import { msToFinish, msToHeaders } from './exchange.js';
+import { msToHeaders, msToNow } from './exchange.js';
 import type { LoglineRequest, LoglineResponse, TokenCallback, TokenIndexer, TokenValue } from './types.js';
 
 /**
@@ -49,25 +49,8 @@ export function definedToken(from: TokenIndexer, name: string): TokenCallback | 
   return (typeof fn === 'function' && definedBehind.get(fn)) || fn;
 }
 
-/**
- * Counts definitions, so compiled formats know when their looked-up tokens
- * are stale. `timingTaken` turns true once app code has taken a timing token
- * from the factory (`logger['response-time']`): it may call it anywhere, so
- * from then on every logger times its responses.
- */
-export const registry = { version: 0, timingTaken: false };
-
-/** Is this one of the tokens that read the exchange's timing? */
-export function isTimingToken(name: string): boolean {
-  return name === 'response-time' || name === 'total-time';
-}
-
-/** Called when app code takes `response-time` or `total-time` off the factory. */
-export function takeTimingToken(): void {
-  if (registry.timingTaken) return;
-  registry.timingTaken = true;
-  registry.version++;
-}
+/** Counts definitions, so compiled formats know when their looked-up tokens are stale. */
+export const registry = { version: 0 };
 
 /** Defines a token, or replaces the one of the same name. */
 export function defineToken(name: string, fn: TokenCallback): void {
@@ -151,23 +134,11 @@ const builtIns: Record<string, TokenCallback> = {
   req: (req, res, name) => (name === undefined ? undefined : header(req, name.toLowerCase())),
   res: (req, res, name) =>
     name === undefined || !headersSent(res) ? undefined : joinHeader(res.getHeader(name)),
-  'response-time': (req, res, digits) => milliseconds(msToHeaders(res), digits),
+  'response-time': (req, res, digits) => milliseconds(msToHeaders(req, res), digits),
   status: (req, res) => (headersSent(res) ? String(res.statusCode) : undefined),
-  'total-time': (req, res, digits) => milliseconds(msToFinish(res), digits),
+  'total-time': (req, res, digits) => milliseconds(msToNow(req, res), digits),
   url: (req) => req.originalUrl || req.url,
   'user-agent': (req) => header(req, 'user-agent'),
 };
 
 for (const name of Object.keys(builtIns)) defineToken(name, builtIns[name] as TokenCallback);
-
-/**
- * Can the token of this name read the exchange's timing? The two timing
- * tokens can, and so can any token the app defined or replaced: it may call
- * them. The other built-ins cannot.
- */
-export function tokenReadsTiming(name: string): boolean {
-  const fn = definedTokens[name];
-  if (fn === undefined) return false;
-  if (isTimingToken(name)) return true;
-  return !Object.hasOwn(builtIns, name) || fn !== builtIns[name];
-}

@@ -110,9 +110,9 @@ describe('logger.token and logger.format', () => {
 
 describe('tokens as members of the factory, as on morgan', () => {
   test("an app builds its own record from logger.url, logger['remote-addr'], logger.date and the timing tokens", async () => {
-    // Taken at start-up, as apps do: from then on every response is timed,
-    // even under a logger whose own line (combined) shows no duration.
-    // TypeScript reads the hyphenated ones through TokenIndexer.
+    // Every response a logger saw is timed, even under a logger whose own
+    // line (combined) shows no duration. TypeScript reads the hyphenated
+    // ones through TokenIndexer.
     const tokens = logger as unknown as logger.TokenIndexer;
     const responseTime = tokens['response-time']!;
     const records: string[] = [];

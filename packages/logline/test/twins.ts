@@ -68,3 +68,32 @@ export function basicAuth(user: string, password = 'pw'): string {
 export function withoutDurations(text: string): string {
   return text.replace(/\d+\.\d{3} ms/g, 'T ms');
 }
+
+/**
+ * For fields both loggers write on the same request (the timing fields), one
+ * server each, so that neither sees what the other set: the same requests to
+ * a morgan server and a logline server, and the lines of each.
+ */
+export async function linesApart(
+  format: TwinFormat,
+  handler: Handler,
+  requests: Array<(url: string) => PromiseLike<unknown>>,
+  options: { immediate?: boolean } = {},
+): Promise<{ morgan: string[]; logline: string[] }> {
+  const run = async (mw: Middleware, sink: LineSink): Promise<string[]> => {
+    const app = await serve([mw], handler);
+    try {
+      for (const send of requests) await send(app.url);
+      await app.settled(requests.length);
+      return await sink.lines(requests.length);
+    } finally {
+      await app.close();
+    }
+  };
+  const morganSink = new LineSink();
+  const loglineSink = new LineSink();
+  return {
+    morgan: await run(morgan(format as morgan.FormatFn<IncomingMessage, ServerResponse>, { ...options, stream: morganSink }), morganSink),
+    logline: await run(logger(format, { ...options, stream: loglineSink }), loglineSink),
+  };
+}
