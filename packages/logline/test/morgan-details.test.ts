@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import morgan from 'morgan';
 import request from 'supertest';
 import logger from 'logline';
-import { send } from './helpers.js';
+import { lineFor, send } from './helpers.js';
 import { linesApart, withoutDurations } from './twins.js';
 
 type Timed = IncomingMessage & { _startAt?: unknown; _startTime?: unknown; seen?: string };
@@ -110,4 +110,45 @@ test('typed: the fields are on logger.LoglineRequest and logger.LoglineResponse 
   } finally {
     app.close();
   }
+});
+
+describe('the named formats as members of the factory, as on morgan', () => {
+  test("logger.combined, common, short and tiny are morgan's format strings, and log morgan's lines", async (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: Date.UTC(2000, 9, 10, 13, 55, 36) });
+    const theirs = morgan as unknown as Record<string, unknown>;
+    for (const name of ['combined', 'common', 'short', 'tiny'] as const) {
+      assert.equal(typeof logger[name], 'string');
+      assert.equal(logger[name], theirs[name], name);
+      const lines = await linesApart(logger[name], (req, res) => send(res, 200, 'ok'), [
+        (url) => request(url).get('/f').set('User-Agent', 'ua').auth('ann', 'pw'),
+      ]);
+      assert.deepEqual(lines.logline.map(withoutDurations), lines.morgan.map(withoutDurations), name);
+      assert.match(lines.logline[0]!, /GET \/f/);
+    }
+  });
+
+  test("logger.dev is the format function, and logging with it writes morgan's dev line", async () => {
+    assert.equal(typeof logger.dev, 'function');
+    const notFound = (req: IncomingMessage, res: ServerResponse): void => send(res, 404, 'no');
+    const get = (url: string) => request(url).get('/d').ok(() => true);
+    const line = await lineFor(logger.dev, notFound, get);
+    assert.match(line, /^\x1b\[0mGET \/d \x1b\[33m404\x1b\[0m \d+\.\d{3} ms - 2\x1b\[0m$/);
+    const byName = await linesApart('dev', notFound, [get]);
+    assert.equal(withoutDurations(line), withoutDurations(byName.morgan[0]!));
+  });
+
+  test('logger.format(name, fmt) adds a member; assigning one defines the format; the last of a token and a format of one name is the member', async () => {
+    const members = logger as unknown as Record<string, unknown>;
+    assert.equal(logger.format('member-fmt', ':method :url'), logger);
+    assert.equal(members['member-fmt'], ':method :url');
+    members['member-fmt'] = ':url :method';
+    assert.equal(await lineFor('member-fmt', (req, res) => send(res, 200, 'ok'), (url) => request(url).get('/assigned')), '/assigned GET');
+    logger.token('member-fmt', () => 'a token now');
+    assert.equal(typeof members['member-fmt'], 'function');
+    logger.format('member-fmt', ':method');
+    assert.equal(members['member-fmt'], ':method');
+    // The factory's own members stay: format and token are still the methods.
+    logger.format('token', ':method');
+    assert.equal(typeof logger.token, 'function');
+  });
 });
