@@ -183,6 +183,29 @@ describe('formats users write', () => {
     }
   });
 
+  test('a compiled format called with a copy of the tokens escapes once, as morgan’s does', async (t) => {
+    fixClock(t);
+    const ours = logger.compile(':url :user-agent');
+    const theirs = morgan.compile(':url :user-agent');
+    const morganSink = new LineSink();
+    const loglineSink = new LineSink();
+    const app = await serve(
+      [
+        morgan((tokens, req, res) => theirs({ ...tokens }, req, res), { stream: morganSink }),
+        logger((tokens, req, res) => ours({ ...tokens }, req, res), { stream: loglineSink }),
+      ],
+      answer,
+    );
+    try {
+      assert.match(await rawGet(app.url, '/c"\\', { 'User-Agent': 'a\x85\tb' }), /^HTTP\/1\.1 200 /);
+      await app.settled(1);
+      await morganSink.waitForWrites(1);
+      assert.equal(sameOneLine({ morgan: morganSink, logline: loglineSink }), '/c\\"\\\\ a\\u0085\\tb');
+    } finally {
+      await app.close();
+    }
+  });
+
   test("an app's token returning a newline cannot split the line", async (t) => {
     fixClock(t);
     const note = (req: IncomingMessage): string => `${req.headers['x-note']}\nGET /forged 200`;
