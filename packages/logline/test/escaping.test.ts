@@ -38,7 +38,7 @@ const proxyAwareIp: Middleware = (req, res, next) => {
 async function linesOf(formats: TwinFormat[], requests: Array<(url: string) => Promise<string>>): Promise<Twin[]> {
   const app = await serveTwins(formats, answer, [proxyAwareIp]);
   try {
-    for (const send of requests) assert.match(await send(app.url), /^HTTP\/1\.1 200 /);
+    for (const sendOne of requests) assert.match(await sendOne(app.url), /^HTTP\/1\.1 200 /);
     await app.settled(requests.length);
     for (const twin of app.twins) {
       await twin.morgan.waitForWrites(requests.length);
