@@ -170,40 +170,22 @@ describe('formats users write', () => {
     const morganCompiled = morgan.compile(':referrer');
     const theirs = (tokens: morgan.TokenIndexer, req: IncomingMessage, res: ServerResponse): string =>
       [tokens['user-agent'](req, res), tokens.req(req, res, 'x-note'), morganCompiled(tokens, req, res)].join(' | ');
-    const morganSink = new LineSink();
-    const loglineSink = new LineSink();
-    const both = await serve([morgan(theirs, { stream: morganSink }), logger(mine, { stream: loglineSink })], answer);
-    try {
-      await rawGet(both.url, '/', { 'User-Agent': 'a\x85"', 'X-Note': 'n\t\\', Referer: 'r\x9b' });
-      await both.settled(1);
-      await morganSink.waitForWrites(1);
-      assert.equal(sameOneLine({ morgan: morganSink, logline: loglineSink }), 'a\\u0085\\" | n\\t\\\\ | r\\u009b');
-    } finally {
-      await both.close();
-    }
+    const [twin] = await linesOf(
+      [{ morgan: theirs, logline: mine }],
+      [(url) => rawGet(url, '/', { 'User-Agent': 'a\x85"', 'X-Note': 'n\t\\', Referer: 'r\x9b' })],
+    );
+    assert.equal(sameOneLine(twin!), 'a\\u0085\\" | n\\t\\\\ | r\\u009b');
   });
 
   test('a compiled format called with a copy of the tokens escapes once, as morgan’s does', async (t) => {
     fixClock(t);
     const ours = logger.compile(':url :user-agent');
     const theirs = morgan.compile(':url :user-agent');
-    const morganSink = new LineSink();
-    const loglineSink = new LineSink();
-    const app = await serve(
-      [
-        morgan((tokens, req, res) => theirs({ ...tokens }, req, res), { stream: morganSink }),
-        logger((tokens, req, res) => ours({ ...tokens }, req, res), { stream: loglineSink }),
-      ],
-      answer,
+    const [twin] = await linesOf(
+      [{ morgan: (tokens, req, res) => theirs({ ...tokens }, req, res), logline: (tokens, req, res) => ours({ ...tokens }, req, res) }],
+      [(url) => rawGet(url, '/c"\\', { 'User-Agent': 'a\x85\tb' })],
     );
-    try {
-      assert.match(await rawGet(app.url, '/c"\\', { 'User-Agent': 'a\x85\tb' }), /^HTTP\/1\.1 200 /);
-      await app.settled(1);
-      await morganSink.waitForWrites(1);
-      assert.equal(sameOneLine({ morgan: morganSink, logline: loglineSink }), '/c\\"\\\\ a\\u0085\\tb');
-    } finally {
-      await app.close();
-    }
+    assert.equal(sameOneLine(twin!), '/c\\"\\\\ a\\u0085\\tb');
   });
 
   test("an app's token returning a newline cannot split the line", async (t) => {
@@ -253,23 +235,17 @@ describe('where morgan writes raw, logline still writes one line (deliberate dif
     const own = { 'user-agent': (req: IncomingMessage) => req.headers['user-agent'] };
     const loglineCompiled = logger.compile('[:user-agent]');
     const morganCompiled = morgan.compile('[:user-agent]');
-    const morganSink = new LineSink();
-    const loglineSink = new LineSink();
-    const app = await serve(
+    const [twin] = await linesOf(
       [
-        morgan((tokens, req, res) => morganCompiled(own as unknown as morgan.TokenIndexer, req, res), { stream: morganSink }),
-        logger((tokens, req, res) => loglineCompiled(own as logger.TokenIndexer, req, res), { stream: loglineSink }),
+        {
+          morgan: (tokens, req, res) => morganCompiled(own as unknown as morgan.TokenIndexer, req, res),
+          logline: (tokens, req, res) => loglineCompiled(own as logger.TokenIndexer, req, res),
+        },
       ],
-      answer,
+      [(url) => rawGet(url, '/', { 'User-Agent': 'x\x85"' })],
     );
-    try {
-      await rawGet(app.url, '/', { 'User-Agent': 'x\x85"' });
-      await app.settled(1);
-      assert.deepEqual(await morganSink.lines(1), ['[x\x85"]']);
-      assert.deepEqual(await loglineSink.lines(1), ['[x\\u0085\\"]']);
-    } finally {
-      await app.close();
-    }
+    assert.deepEqual(twin!.morgan.writes, ['[x\x85"]\n'], 'morgan writes the C1 byte and the quote raw');
+    assert.deepEqual(twin!.logline.writes, ['[x\\u0085\\"]\n']);
   });
 });
 

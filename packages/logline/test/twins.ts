@@ -8,8 +8,14 @@ import morgan from 'morgan';
 import logger from 'logline';
 import { LineSink, serve, type Handler, type Middleware, type TestServer } from './helpers.js';
 
-/** A format both loggers take: a name, a format string, or a format function. */
-export type TwinFormat = string | logger.FormatFn;
+type MorganFormat = morgan.FormatFn<IncomingMessage, ServerResponse>;
+
+/**
+ * A format both loggers take (a name, a format string, a format function), or
+ * each its own, where one function cannot serve both (a compiled format
+ * belongs to the library that compiled it).
+ */
+export type TwinFormat = string | logger.FormatFn | { morgan: MorganFormat; logline: logger.FormatFn };
 
 export interface Twin {
   morgan: LineSink;
@@ -25,10 +31,8 @@ export async function serveTwins(formats: TwinFormat[], handler: Handler, before
   const twins = formats.map(() => ({ morgan: new LineSink(), logline: new LineSink() }));
   const loggers = formats.flatMap((format, i): Middleware[] => {
     const twin = twins[i] as Twin;
-    return [
-      morgan(format as morgan.FormatFn<IncomingMessage, ServerResponse>, { stream: twin.morgan }),
-      logger(format, { stream: twin.logline }),
-    ];
+    const [theirs, ours] = typeof format === 'object' ? [format.morgan, format.logline] : [format as MorganFormat, format];
+    return [morgan(theirs, { stream: twin.morgan }), logger(ours, { stream: twin.logline })];
   });
   return { ...(await serve([...before, ...loggers], handler)), twins };
 }
@@ -75,7 +79,7 @@ export function withoutDurations(text: string): string {
  * a morgan server and a logline server, and the lines of each.
  */
 export async function linesApart(
-  format: TwinFormat,
+  format: string | logger.FormatFn,
   handler: Handler,
   requests: Array<(url: string) => PromiseLike<unknown>>,
   options: { immediate?: boolean } = {},
@@ -93,7 +97,7 @@ export async function linesApart(
   const morganSink = new LineSink();
   const loglineSink = new LineSink();
   return {
-    morgan: await run(morgan(format as morgan.FormatFn<IncomingMessage, ServerResponse>, { ...options, stream: morganSink }), morganSink),
+    morgan: await run(morgan(format as MorganFormat, { ...options, stream: morganSink }), morganSink),
     logline: await run(logger(format, { ...options, stream: loglineSink }), loglineSink),
   };
 }
