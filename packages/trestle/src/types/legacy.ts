@@ -170,18 +170,39 @@ export type BundledFactory = (...args: unknown[]) => Middleware;
  * naming it.
  */
 export interface BundledMiddleware {
+  /** Served by `basic-auth-connect`. */
   basicAuth: BundledFactory;
+  /** Served by `compression`. */
   compress: BundledFactory;
+  /** Served by `cookie-parser`. */
   cookieParser: BundledFactory;
+  /** Served by `cookie-session`. */
   cookieSession: BundledFactory;
+  /** Served by `csurf`. */
   csrf: BundledFactory;
+  /** Served by `serve-index`. */
   directory: BundledFactory;
+  /** Served by `errorhandler`. */
   errorHandler: BundledFactory;
+  /** Served by `serve-favicon`. */
   favicon: BundledFactory;
+  /** Served by `method-override` (and Connect's `_method` in the body). */
   methodOverride: BundledFactory;
+  /** Served by `response-time`. */
   responseTime: BundledFactory;
   /** express-session, with its `Cookie`, `MemoryStore`, `Session` and `Store` classes. */
-  session: BundledFactory & { readonly Cookie: unknown; readonly MemoryStore: unknown; readonly Session: unknown; readonly Store: unknown };
+  session: BundledFactory & {
+    /** express-session's `Cookie` class. */
+    readonly Cookie: unknown;
+    /** express-session's `MemoryStore` class. */
+    readonly MemoryStore: unknown;
+    /** express-session's `Session` class. */
+    readonly Session: unknown;
+    /** express-session's `Store` class. */
+    readonly Store: unknown;
+  };
+  /** Served by `connect-timeout`. */
   timeout: BundledFactory;
+  /** Served by `vhost`. */
   vhost: BundledFactory;
 }
