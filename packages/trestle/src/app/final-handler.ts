@@ -7,6 +7,7 @@ import escapeHtml from 'escape-html';
 import onFinished from 'on-finished';
 import statuses from 'statuses';
 import { getPathname } from '../router/url';
+import { requestFinal } from '../observability/channels';
 
 /** The app whose request ended here: its `env` setting is read when needed. */
 export interface FinalApp {
@@ -41,6 +42,7 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
       status = 404;
       message = `Cannot ${req.method} ${encodeUrl(getPathname(req.originalUrl ?? req.url ?? '/'))}`;
     }
+    if (requestFinal.hasSubscribers) requestFinal.publish({ req, res, app, error: err, status });
     if (res.headersSent) {
       cutShort(req, res);
       return;
