@@ -4,11 +4,13 @@
 // status and exception, and the same HTTP server span name and route.
 import assert from 'node:assert/strict';
 import type * as http from 'node:http';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
-import { TrestleInstrumentation } from '../src';
+import { TrestleInstrumentation, type TrestleInstrumentationConfig } from '../src';
 import { aliasExpress, pinDependency, removeAliases } from '../../trestle/test/express-alias';
-import { localRequire, oneRequest, serverSpan, startTracing, type Tracing, view } from './otel-helpers';
+import { localRequire, oneRequest, serverSpan, type SpanView, startTracing, type Tracing, view } from './otel-helpers';
+import { addEdgeRoutes } from './edge-routes';
 
 type Next = (err?: unknown) => void;
 interface Res {
@@ -27,8 +29,10 @@ interface ExpressLike {
 }
 
 let tracing: Tracing;
+const expressInstrumentation = new ExpressInstrumentation();
+const trestleInstrumentation = new TrestleInstrumentation();
 before(() => {
-  tracing = startTracing([new ExpressInstrumentation(), new TrestleInstrumentation()]);
+  tracing = startTracing([expressInstrumentation, trestleInstrumentation]);
   // Express 5 as released, with router 2.2 (see trestle's router-tools-otel test).
   pinDependency('express5', 'router', 'router22');
 });
@@ -37,7 +41,7 @@ after(async () => {
   await tracing.stop();
 });
 
-/** Middleware, nested routers under a parameterised mount path, a param trigger, a regular expression, next('route'), a thrown error. */
+/** Middleware, nested routers under a parameterised mount path, a sub-app, a param trigger, a regular expression, next('route'), a thrown error. */
 function buildApp(express: ExpressLike): http.RequestListener {
   const app = express();
   app.use(function logger(_req: unknown, _res: unknown, next: Next) {
@@ -53,21 +57,15 @@ function buildApp(express: ExpressLike): http.RequestListener {
   const api = express.Router({ mergeParams: true });
   api.use('/users', users);
   app.use('/api/:version', api);
+  const blog = express();
+  blog.get('/posts/:id', function getPost(_req, res) {
+    res.send('post');
+  });
+  app.use('/blog', blog);
   app.get('/health', function health(_req, res) {
     res.send('ok');
   });
-  app.get(/^\/re\/(\d+)$/, function numbered(_req, res) {
-    res.send('re');
-  });
-  app.get('/skip', function skip(_req, _res, next) {
-    next('route');
-  });
-  app.get('/skip', function skipped(_req, res) {
-    res.send('second');
-  });
-  app.get('/boom', function boom() {
-    throw new Error('boom');
-  });
+  addEdgeRoutes(app);
   app.use(function onError(_err: unknown, _req: unknown, res: Res, _next: Next) {
     res.status(500).send('handled');
   });
@@ -82,6 +80,7 @@ const generations = [
 const requests = [
   ['/api/v2/users/7', 200, 'GET /api/:version/users/:id'],
   ['/health', 200, 'GET /health'],
+  ['/blog/posts/3', 200, 'GET /blog/posts/:id'],
   ['/re/5', 200, 'GET /^\\/re\\/(\\d+)$/'],
   ['/skip', 200, 'GET /skip'],
   ['/boom', 500, 'GET /boom'],
@@ -108,6 +107,52 @@ describe('trestle-otel gives the spans instrumentation-express gives on Express'
         boom.map((s) => [s.name, s.status, s.exception]),
         [['request handler - /boom', 2 /* ERROR */, 'boom']],
       );
+    });
+  }
+});
+
+/** The options users set on the Express instrumentation, each given to both instrumentations. */
+const configs: Array<[string, TrestleInstrumentationConfig]> = [
+  ['ignoreLayers (string, expression, function)', { ignoreLayers: ['middleware - logger', /^router - /, (name: string) => name === 'request handler - /health'] }],
+  ['ignoreLayersType', { ignoreLayersType: ['middleware', 'router'] }],
+  [
+    'requestHook',
+    {
+      requestHook(span, info) {
+        span.setAttribute('test.route', info.route);
+        span.setAttribute('test.type', info.layerType);
+        span.setAttribute('test.method', String((info.request as { method?: string }).method));
+      },
+    },
+  ],
+  ['spanNameHook', { spanNameHook: (info, name) => (info.layerType === 'request_handler' ? `handler ${info.route}` : name) }],
+];
+
+describe('the Express instrumentation options work the same', () => {
+  for (const gen of generations) {
+    test(gen.name, async () => {
+      const expressApp = buildApp(localRequire(aliasExpress(gen.express, gen.version)) as ExpressLike);
+      const trestleApp = buildApp(localRequire(gen.trestle) as ExpressLike);
+      const paths = ['/api/v2/users/7', '/health'];
+      const plain = new Map<string, SpanView[]>();
+      for (const path of paths) plain.set(path, view((await oneRequest(tracing, trestleApp, path)).spans));
+      try {
+        for (const [label, config] of configs) {
+          expressInstrumentation.setConfig(config as Parameters<ExpressInstrumentation['setConfig']>[0]);
+          trestleInstrumentation.setConfig(config);
+          let changed = false;
+          for (const path of paths) {
+            const want = view((await oneRequest(tracing, expressApp, path)).spans);
+            const got = view((await oneRequest(tracing, trestleApp, path)).spans);
+            assert.deepEqual(got, want, `${label}: ${path}`);
+            changed ||= !isDeepStrictEqual(got, plain.get(path));
+          }
+          assert.ok(changed, `${label} changed nothing`);
+        }
+      } finally {
+        expressInstrumentation.setConfig({});
+        trestleInstrumentation.setConfig({});
+      }
     });
   }
 });

@@ -45,6 +45,8 @@ export interface SpanView {
   expressName: unknown;
   status: number;
   exception: string | undefined;
+  /** Attributes a test's hook set (`test.*`). */
+  hooked: Record<string, unknown>;
 }
 
 /** What a span shows, its parent by name: ids and times differ between runs. */
@@ -59,6 +61,7 @@ export function view(spans: ReadableSpan[]): SpanView[] {
       expressName: s.attributes['express.name'],
       status: s.status.code,
       exception: s.events.find((e) => e.name === 'exception')?.attributes?.['exception.message'] as string | undefined,
+      hooked: Object.fromEntries(Object.entries(s.attributes).filter(([key]) => key.startsWith('test.'))),
     }))
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
