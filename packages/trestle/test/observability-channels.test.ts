@@ -201,6 +201,31 @@ describe('tracing:trestle.layer', () => {
     ]);
   });
 
+  test("runs waiting for the response share one 'close' listener: deep nesting passes no listener limit", async () => {
+    const app = trestle() as unknown as AppLike;
+    let inner = trestle.Router() as unknown as AppLike;
+    inner.get('/', (_req, res) => res.send('deep'));
+    for (let depth = 0; depth < 14; depth++) {
+      const outer = trestle.Router() as unknown as AppLike;
+      outer.use('/d', inner);
+      inner = outer;
+    }
+    app.use(inner);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const recording = record();
+    stopRecording = recording.stop;
+    try {
+      assert.deepEqual(await get(app, `${'/d'.repeat(14)}/`), { status: 200, body: 'deep' });
+    } finally {
+      process.off('warning', onWarning);
+    }
+    // 15 routers, the route and its handler: every run over, none warned about.
+    assert.equal(recording.log.filter((e) => e.event === 'asyncEnd').length, 17);
+    assert.deepEqual(warnings, []);
+  });
+
   test('nothing is published once the subscribers are gone', async () => {
     const app = buildApp('trestle', trestle as unknown as Factory);
     const recording = record();

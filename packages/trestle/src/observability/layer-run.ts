@@ -9,7 +9,6 @@
 // bound to `asyncStart` are entered for the rest of the walk, so a tracer
 // can give the next layer its own parent back), when its promise settles,
 // or when the response finishes for a handler that answered.
-import onFinished from 'on-finished';
 import { isThenable, rejectionError } from '../router/settle';
 import { type LayerKind, type LayerRunContext, layerRuns } from './channels';
 
@@ -18,6 +17,8 @@ type Call = (ctx: LayerRunContext, next: Next) => unknown;
 
 /** The joined mount path patterns of the layer running on a request (see `mountPath`). */
 const kMountPath = Symbol('trestle.mountPath');
+/** On a response: the runs waiting for it to close (one listener per response, whatever the nesting). */
+const kWaiting = Symbol('trestle.waitingRuns');
 /** The path each `use()` layer was added with, as a string (layers do not keep it: Express's don't). */
 const layerPaths = new WeakMap<object, string>();
 
@@ -142,10 +143,36 @@ function start(state: RunState, call: Call): void {
     );
     return;
   }
-  const res = ctx.res as { on?: unknown } | null;
-  if (res !== null && typeof res === 'object' && typeof res.on === 'function') {
-    onFinished(res as Parameters<typeof onFinished>[0], () => complete(state));
+  const res = ctx.res as Response | null;
+  if (res !== null && typeof res === 'object' && typeof res.once === 'function') waitForClose(res, state);
+}
+
+interface Response {
+  once(event: 'close', listener: (this: Response) => void): unknown;
+  [kWaiting]?: RunState[] | undefined;
+}
+
+/**
+ * The run ends when the response closes (node emits 'close' once it has
+ * finished, or when the connection is lost before). One listener per
+ * response however many runs wait: nested routers would otherwise pass
+ * node's listener limit. (on-finished was tried: under pipelining its
+ * per-call socket listeners kept requests alive.)
+ */
+function waitForClose(res: Response, state: RunState): void {
+  let waiting = res[kWaiting];
+  if (waiting === undefined) {
+    waiting = res[kWaiting] = [];
+    res.once('close', completeWaiting);
   }
+  waiting.push(state);
+}
+
+/** Innermost first, as the runs nest. */
+function completeWaiting(this: Response): void {
+  const waiting = this[kWaiting]!;
+  this[kWaiting] = undefined;
+  for (let i = waiting.length - 1; i >= 0; i--) complete(waiting[i]!);
 }
 
 /** Reports an error once, however many ways it arrives (thrown, then passed on). */
