@@ -6,7 +6,7 @@
 // and linters prefer); only the published JavaScript drops it. Built-ins that
 // exist only under the scheme (`node:test`, `node:sqlite`, ...) keep it.
 import { builtinModules } from 'node:module';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const bare = new Set(builtinModules);
@@ -34,6 +34,7 @@ const packages = process.argv.slice(2);
 const dirs = packages.length > 0 ? packages : readdirSync(join(root, 'packages')).map((p) => join(root, 'packages', p));
 let changed = 0;
 for (const dir of dirs) {
+  if (!existsSync(join(dir, 'dist'))) continue;
   for (const file of walk(join(dir, 'dist'), [])) {
     const text = readFileSync(file, 'utf8');
     const out = stripNodePrefix(text);

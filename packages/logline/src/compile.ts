@@ -2,6 +2,10 @@
 // token references; a line is those parts joined. Nothing is evaluated as
 // code (no eval, no Function constructor), so a strict CSP or
 // --disallow-code-generation-from-strings does not stop logline.
+//
+// Every token's text is escaped as it joins the line (escape.ts), whatever
+// tokens object the format is called with: a line is one line.
+import { escapeText } from './escape.js';
 import type {
   FormatFn,
   LoglineRequest,
@@ -9,7 +13,7 @@ import type {
   TokenCallback,
   TokenValue,
 } from './types.js';
-import { registry, tokenReadsTiming, tokens as registeredTokens } from './tokens.js';
+import { definedToken, registry, tokens as registeredTokens } from './tokens.js';
 
 interface TokenRef {
   name: string;
@@ -56,25 +60,14 @@ export function callToken(
   return arg === undefined ? fn(req, res) : fn(req, res, arg);
 }
 
-/** A token's text: its value, `-` for a falsy value, or the reference itself if undefined. */
+/**
+ * A token's text: its value escaped, `-` for a falsy value, or the reference
+ * itself if undefined. `fn` is the token as defined, so this is the one escape.
+ */
 function tokenText(fn: TokenCallback | undefined, ref: TokenRef, req: LoglineRequest, res: LoglineResponse): string {
   if (typeof fn !== 'function') return ref.source;
   const value = callToken(fn, req, res, ref.arg);
-  return value ? '' + value : '-';
-}
-
-/** The token references of each format function compile() made. */
-const formatRefs = new WeakMap<FormatFn, readonly TokenRef[]>();
-
-/**
- * Can a line of this format read the exchange's timing (response-time,
- * total-time)? Known only for compiled format strings, and only for the
- * tokens as now defined: callers ask again when `registry.version` moves.
- * Any other format function may call any token.
- */
-export function formatReadsTiming(format: FormatFn): boolean {
-  const refs = formatRefs.get(format);
-  return refs === undefined || refs.some((ref) => tokenReadsTiming(ref.name));
+  return value ? escapeText('' + value) : '-';
 }
 
 /** Compiles a format string into a format function. */
@@ -89,17 +82,16 @@ export function compile(format: string): FormatFn {
   let knownVersion = -1;
   const compiledFormat: FormatFn = (tokens, req, res) => {
     if (tokens === registeredTokens && knownVersion !== registry.version) {
-      known = refs.map((ref) => registeredTokens[ref.name]);
+      known = refs.map((ref) => definedToken(registeredTokens, ref.name));
       knownVersion = registry.version;
     }
     let line = literals[0] as string;
     for (let i = 0; i < count; i++) {
       const ref = refs[i] as TokenRef;
-      const fn = tokens === registeredTokens ? known[i] : tokens[ref.name];
+      const fn = tokens === registeredTokens ? known[i] : definedToken(tokens, ref.name);
       line += tokenText(fn, ref, req, res) + (literals[i + 1] as string);
     }
     return line;
   };
-  formatRefs.set(compiledFormat, refs);
   return compiledFormat;
 }

@@ -1,17 +1,20 @@
 // What logline tracks for one request/response pair while it is in flight:
-// when each logger saw the request, when the headers were written, when the
-// response finished, and which loggers wait to write a line at the end.
+// when each logger saw the request, and which loggers wait to write a line
+// at the end.
+//
+// The clock is morgan's, on morgan's fields, because apps read them (tokens
+// built on `req._startTime`, durations from `req._startAt`): each logger
+// sets `req._startAt` (a `process.hrtime()` pair) and `req._startTime` (a
+// Date) when it runs, and `res._startAt` is set when the headers are written.
+// `:response-time` and `:total-time` are `-` when either `_startAt` is
+// missing, as morgan's are.
 //
 // The record lives on the response under a symbol. It is created once per
 // response however many loggers are mounted, and it hooks the response once:
-// one shared listener each for 'finish' and 'close' and, when some logger's
-// line can read the timing, `writeHead` replaced by one shared function (no
-// closure per request). Without such a logger (`combined`, `common`) no
-// clock is read and writeHead is left alone: three clock reads and the hook
-// were about a tenth of what a line cost (~140 of ~1,300 ns).
+// one shared listener each for 'finish' and 'close' and `writeHead` replaced
+// by one shared function (no closure per request).
 import type { ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
-import type { LoglineRequest, LoglineResponse } from './types.js';
+import type { HrTime, LoglineRequest, LoglineResponse } from './types.js';
 
 /** Something that writes a line for a finished exchange. */
 export interface EndOfResponseLogger {
@@ -20,33 +23,28 @@ export interface EndOfResponseLogger {
 
 interface Waiting {
   logger: EndOfResponseLogger;
-  start: number;
+  start: HrTime;
 }
 
 interface Exchange {
   req: LoglineRequest;
-  /** Does some waiting logger read the timing? Then the clock is read. */
-  timed: boolean;
-  /** Start of the logger whose line is being built (see `logEnd`). */
-  start: number;
-  /** 0 until the headers are written. */
-  headersAt: number;
-  /** 0 until the response has been completely handed to the connection. */
-  finishedAt: number;
+  /**
+   * When the logger whose line is being built saw the request (see
+   * `onEnd`): each mount times from its own start, not from the last
+   * mount's `req._startAt` as in morgan.
+   */
+  start: HrTime;
+  /** The start the last logger put on `req._startAt`: if that changed, the app moved it. */
+  latest: HrTime;
   ended: boolean;
-  /** The `writeHead` that was in place before ours; undefined until timed. */
-  writeHead: ServerResponse['writeHead'] | undefined;
+  /** The `writeHead` that was in place before ours. */
+  writeHead: ServerResponse['writeHead'];
   waiting: Waiting[];
 }
 
 const EXCHANGE = Symbol('logline.exchange');
 
 type Tracked = LoglineResponse & { [EXCHANGE]?: Exchange };
-
-// performance.now() is monotonic (clock changes do not skew durations) and
-// returns a plain number, so timing allocates nothing. Imported: node's
-// global `performance` is a getter, called on every use.
-const now = (): number => performance.now();
 
 function exchangeOf(res: LoglineResponse): Exchange | undefined {
   return (res as Tracked)[EXCHANGE];
@@ -55,85 +53,83 @@ function exchangeOf(res: LoglineResponse): Exchange | undefined {
 // Node writes headers through `this.writeHead`, also implicitly from
 // write()/end(), so this sees every way headers go out.
 function timedWriteHead(this: Tracked): ServerResponse {
-  const exchange = this[EXCHANGE] as Exchange;
-  if (exchange.headersAt === 0) exchange.headersAt = now();
+  if (this._startAt === undefined) this._startAt = process.hrtime();
   // `arguments` passes whatever the caller gave through untouched.
-  return Reflect.apply(exchange.writeHead as ServerResponse['writeHead'], this, arguments) as ServerResponse;
-}
-
-function onFinish(this: Tracked): void {
-  const exchange = this[EXCHANGE] as Exchange;
-  if (exchange.timed && exchange.finishedAt === 0) exchange.finishedAt = now();
-  logEnd(exchange, this);
+  return Reflect.apply((this[EXCHANGE] as Exchange).writeHead, this, arguments) as ServerResponse;
 }
 
 // 'close' without 'finish' means the connection went away first: the lines
 // are still written, with whatever the response had reached.
-function onClose(this: Tracked): void {
-  logEnd(this[EXCHANGE] as Exchange, this);
-}
-
-function logEnd(exchange: Exchange, res: LoglineResponse): void {
+function onEnd(this: Tracked): void {
+  const exchange = this[EXCHANGE] as Exchange;
   if (exchange.ended) return;
   exchange.ended = true;
   for (const { logger, start } of exchange.waiting) {
     // Durations are measured from when *this* logger saw the request.
     exchange.start = start;
-    logger.log(exchange.req, res);
+    logger.log(exchange.req, this);
   }
 }
 
-/** From now on the exchange's headers and end are timed. */
-function startTiming(exchange: Exchange, res: LoglineResponse): void {
-  exchange.timed = true;
-  exchange.writeHead = res.writeHead;
-  res.writeHead = timedWriteHead as ServerResponse['writeHead'];
+/** Sets morgan's `req._startAt` and `req._startTime` for a logger that runs now; returns the start. */
+export function startClock(req: LoglineRequest, res: LoglineResponse): HrTime {
+  const start = process.hrtime();
+  req._startAt = start;
+  req._startTime = new Date();
+  const exchange = exchangeOf(res);
+  if (exchange !== undefined) exchange.latest = start;
+  return start;
 }
 
-/**
- * Registers `logger` to write its line when the response ends, starting the
- * clock for it now if its line can read the timing (`timed`).
- */
-export function logAtEnd(req: LoglineRequest, res: LoglineResponse, logger: EndOfResponseLogger, timed: boolean): void {
-  const start = timed ? now() : 0;
+/** Registers `logger` to write its line when the response ends, its clock started now. */
+export function logAtEnd(req: LoglineRequest, res: LoglineResponse, logger: EndOfResponseLogger): void {
+  const start = startClock(req, res);
   const existing = exchangeOf(res);
   if (existing !== undefined) {
     existing.start = start;
     existing.waiting.push({ logger, start });
-    if (timed && !existing.timed) startTiming(existing, res);
     return;
   }
   // Kept on req for morgan-era tokens, and because the socket forgets its
   // address once it is destroyed, before a line for an aborted request is due.
   if (req._remoteAddress === undefined) req._remoteAddress = req.socket?.remoteAddress;
-  const exchange: Exchange = {
+  res._startAt = undefined;
+  (res as Tracked)[EXCHANGE] = {
     req,
-    timed: false,
     start,
-    headersAt: 0,
-    finishedAt: 0,
+    latest: start,
     ended: false,
-    writeHead: undefined,
+    writeHead: res.writeHead,
     waiting: [{ logger, start }],
   };
-  (res as Tracked)[EXCHANGE] = exchange;
-  if (timed) startTiming(exchange, res);
-  res.on('finish', onFinish);
-  res.on('close', onClose);
+  res.writeHead = timedWriteHead as ServerResponse['writeHead'];
+  res.on('finish', onEnd);
+  res.on('close', onEnd);
 }
 
-function elapsed(from: number, to: number): number | undefined {
-  return to === 0 ? undefined : to - from;
+function msBetween(from: HrTime, to: HrTime): number {
+  return (to[0] - from[0]) * 1e3 + (to[1] - from[1]) * 1e-6;
 }
 
-/** Milliseconds from the logger seeing the request to the headers; undefined before. */
-export function msToHeaders(res: LoglineResponse): number | undefined {
+/**
+ * Where durations start: the start of the logger whose line is being built,
+ * unless the app moved `req._startAt` (then that, as in morgan). Undefined,
+ * for `-`, when `req._startAt` or `res._startAt` is missing, as in morgan.
+ */
+function startOf(req: LoglineRequest, res: LoglineResponse): HrTime | undefined {
+  if (!req._startAt || !res._startAt) return undefined;
   const exchange = exchangeOf(res);
-  return exchange === undefined ? undefined : elapsed(exchange.start, exchange.headersAt);
+  return exchange !== undefined && exchange.latest === req._startAt ? exchange.start : req._startAt;
 }
 
-/** Milliseconds from the logger seeing the request to the finished response. */
-export function msToFinish(res: LoglineResponse): number | undefined {
-  const exchange = exchangeOf(res);
-  return exchange === undefined ? undefined : elapsed(exchange.start, exchange.finishedAt);
+/** Milliseconds from the logger seeing the request to the headers. */
+export function msToHeaders(req: LoglineRequest, res: LoglineResponse): number | undefined {
+  const start = startOf(req, res);
+  return start === undefined ? undefined : msBetween(start, res._startAt as HrTime);
+}
+
+/** Milliseconds from the logger seeing the request to now (the line is written when the response finished). */
+export function msToNow(req: LoglineRequest, res: LoglineResponse): number | undefined {
+  const start = startOf(req, res);
+  return start === undefined ? undefined : msBetween(start, process.hrtime());
 }

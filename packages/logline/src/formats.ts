@@ -18,6 +18,16 @@ export function defineFormat(name: string, format: string | FormatFn): void {
   registry.set(name, format);
 }
 
+/** The format named `name`, as it was defined (a format string or a function). */
+export function formatByName(name: string): string | FormatFn | undefined {
+  return registry.get(name);
+}
+
+/** The names of the defined formats. */
+export function formatNames(): string[] {
+  return [...registry.keys()];
+}
+
 /**
  * The format function for a name: a named format, else the name itself
  * read as a format string (as morgan does with an unknown name).

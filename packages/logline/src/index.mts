@@ -8,6 +8,7 @@ export const format = logger.format;
 export const compile = logger.compile;
 export type {
   FormatFn,
+  HrTime,
   LegacyLoggerOptions,
   LoggerOptions,
   LogStream,

@@ -1,15 +1,16 @@
 /**
  * The package entry: `require('logline-http')` is the `logger` factory itself, as
- * `require('morgan')` is, with `token`, `format` and `compile` on it, and
+ * `require('morgan')` is, with `token`, `format` and `compile` on it, the
+ * tokens and named formats as members (`logger.url`, `logger.combined`), and
  * the type names under it (`logger.LoggerOptions`, ...).
  *
  * @module logline
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compile as compileFormat } from './compile.js';
-import { defineFormat } from './formats.js';
+import { defineFormat, formatNames } from './formats.js';
 import { createLogger } from './middleware.js';
-import { exposeToken } from './token-members.js';
+import { exposeFormat, exposeToken } from './members.js';
 import { defineToken, tokens } from './tokens.js';
 import type * as types from './types.js';
 
@@ -47,12 +48,13 @@ logger.token = function token<Req extends IncomingMessage = types.LoglineRequest
   return logger;
 };
 
-/** Names a format (a format string or a function) for `logger(name)`. */
+/** Names a format (a format string or a function) for `logger(name)`; it is then `logger[name]` too. */
 logger.format = function format<Req extends IncomingMessage = types.LoglineRequest, Res extends ServerResponse = types.LoglineResponse>(
   name: string,
   fmt: string | types.FormatFn<Req, Res>,
 ): typeof logger {
   defineFormat(name, fmt as unknown as types.FormatFn);
+  exposeFormat(logger, name);
   return logger;
 };
 
@@ -61,16 +63,19 @@ logger.compile = function compile(format: string): types.FormatFn {
   return compileFormat(format);
 };
 
-// Every token is a member of the factory too, as on morgan (see token-members.ts).
+// Every token and every named format is a member of the factory too, as on morgan (see members.ts).
 for (const name of Object.keys(tokens)) exposeToken(logger, name);
+for (const name of formatNames()) exposeFormat(logger, name);
 
 /** The public types, reachable as `logger.LoggerOptions` and so on, beside the members `token`, `format` and `compile` assigned above. */
 // eslint-disable-next-line @typescript-eslint/no-namespace
 declare namespace logger {
-  /** The request as logline reads it: node's `IncomingMessage` plus `originalUrl`, `ip` and `_remoteAddress` when set. */
+  /** The request as logline reads it: node's `IncomingMessage` plus `originalUrl`, `ip`, and morgan's `_remoteAddress`, `_startAt` and `_startTime` when set. */
   export type LoglineRequest = types.LoglineRequest;
-  /** The response as logline reads it: node's `ServerResponse`. */
+  /** The response as logline reads it: node's `ServerResponse` plus morgan's `_startAt` when set. */
   export type LoglineResponse = types.LoglineResponse;
+  /** A `process.hrtime()` reading, `[seconds, nanoseconds]`: the type of morgan's `_startAt` fields. */
+  export type HrTime = types.HrTime;
   /** What a token returns; a falsy value is shown as `-`. */
   export type TokenValue = types.TokenValue;
   /** A token: `(req, res, arg?)`, `arg` being the bracket argument of `:name[arg]`. */
@@ -109,6 +114,21 @@ declare namespace logger {
   export const status: TokenCallback;
   /** The `:url` token. */
   export const url: TokenCallback;
+
+  // The predefined formats, as members (as on morgan). `default`, deprecated,
+  // is one too at run time; its name cannot be declared here.
+  /** The `combined` format string (Apache combined log). */
+  export const combined: string;
+  /** The `common` format string (Apache common log). */
+  export const common: string;
+  /** The `short` format string. */
+  export const short: string;
+  /** The `tiny` format string. */
+  export const tiny: string;
+  /** The `dev` format function: `:method :url :status :response-time ms - :res[content-length]`, the status coloured. */
+  export const dev: FormatFn;
+  /** The `json` format function: one JSON object per line. */
+  export const json: FormatFn;
 }
 
 export = logger;

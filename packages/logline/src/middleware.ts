@@ -3,13 +3,12 @@
 // a surprise at the first request.
 import type { WriteStream } from 'node:fs';
 import { BufferedStream, DEFAULT_BUFFER_MS } from './buffered-stream.js';
-import { formatReadsTiming } from './compile.js';
 import { deprecate } from './deprecate.js';
-import { logAtEnd, type EndOfResponseLogger } from './exchange.js';
+import { logAtEnd, startClock, type EndOfResponseLogger } from './exchange.js';
 import { asFileStream, writeFileLine } from './file-corking.js';
 import { formatNamed } from './formats.js';
 import { reportFailure, watchErrors } from './stream-failures.js';
-import { registry, tokens } from './tokens.js';
+import { tokens } from './tokens.js';
 import type {
   FormatFn,
   LegacyLoggerOptions,
@@ -25,9 +24,6 @@ type Skip = (req: LoglineRequest, res: LoglineResponse) => unknown;
 class LineWriter implements EndOfResponseLogger {
   /** Set while lines fail, so a broken stream warns once, not once per request. */
   private failing = false;
-  /** `readsTiming()`'s answer, for the token definitions of `timingVersion`. */
-  private timing = true;
-  private timingVersion = -1;
   /** The stream, when it is a file stream: its lines are corked per turn (file-corking.ts). */
   private readonly fileStream: WriteStream | undefined;
 
@@ -37,20 +33,6 @@ class LineWriter implements EndOfResponseLogger {
     private readonly stream: LogStream,
   ) {
     this.fileStream = asFileStream(stream);
-  }
-
-  /**
-   * Can this logger's line read the exchange's timing? A skip function may
-   * call any token, so it counts as reading it, and so does any code once it
-   * took a timing token off the factory. Asked per request, answered again
-   * only when tokens are (re)defined or taken.
-   */
-  readsTiming(): boolean {
-    if (this.timingVersion !== registry.version) {
-      this.timing = this.skip !== undefined || registry.timingTaken || formatReadsTiming(this.format);
-      this.timingVersion = registry.version;
-    }
-    return this.timing;
   }
 
   log(req: LoglineRequest, res: LoglineResponse): void {
@@ -146,12 +128,13 @@ export function createLogger(formatArg?: unknown, optionsArg?: unknown): Logline
 
   if (opts.immediate) {
     return function loglineImmediate(req, res, next) {
+      startClock(req, res);
       writer.log(req, res);
       next();
     };
   }
   return function logline(req, res, next) {
-    logAtEnd(req, res, writer, writer.readsTiming());
+    logAtEnd(req, res, writer);
     next();
   };
 }

@@ -1,34 +1,56 @@
 // The token registry and the built-in tokens. Tokens return undefined for
 // "no value"; format strings show that as `-`, the json format as null.
+//
+// Each token is kept twice: as defined, and wrapped so that a string it
+// returns comes out escaped (escape.ts). Format functions and the factory's
+// members get the wrapped ones, as morgan's tokens escape their values; the
+// formats logline runs itself call the defined ones and escape once, for the
+// line (compile.ts) or for JSON (json-format.ts).
 import { currentDate } from './dates.js';
-import { msToFinish, msToHeaders } from './exchange.js';
-import type { LoglineRequest, LoglineResponse, TokenCallback, TokenIndexer } from './types.js';
+import { escapeText } from './escape.js';
+import { msToHeaders, msToNow } from './exchange.js';
+import type { LoglineRequest, LoglineResponse, TokenCallback, TokenIndexer, TokenValue } from './types.js';
 
 /**
- * Every defined token by name. No prototype, so a format string naming
- * `:constructor` or `:toString` finds no token rather than an Object method.
+ * Every defined token by name, escaping: what format functions receive. No
+ * prototype, so a format string naming `:constructor` or `:toString` finds
+ * no token rather than an Object method.
  */
 export const tokens: TokenIndexer = Object.create(null) as TokenIndexer;
 
+/** The same tokens as they were defined, returning raw values. */
+const definedTokens: TokenIndexer = Object.create(null) as TokenIndexer;
+
+/** The defined callback behind each escaping one, for tokens objects that mix them. */
+const definedBehind = new WeakMap<TokenCallback, TokenCallback>();
+
+/** `fn`, returning its strings escaped. Made once per definition, not per call. */
+function escaping(fn: TokenCallback): TokenCallback {
+  const escaped = function (this: unknown): TokenValue {
+    // `arguments` hands on exactly what the caller gave: a token called with
+    // two arguments still gets two. Other values (numbers, a Date) are
+    // returned as they are, as morgan does; compiled formats escape their text.
+    const value = Reflect.apply(fn, this, arguments) as TokenValue;
+    return typeof value === 'string' ? escapeText(value) : value;
+  };
+  definedBehind.set(escaped, fn);
+  return escaped;
+}
+
 /**
- * Counts definitions, so compiled formats know when their looked-up tokens
- * are stale. `timingTaken` turns true once app code has taken a timing token
- * from the factory (`logger['response-time']`): it may call it anywhere, so
- * from then on every logger times its responses.
+ * The token `name` of a tokens object as it was defined, so that its value
+ * is escaped once: from logline's own registry, or from any object a format
+ * is called with (which may hold logline's escaping tokens, as `{ ...tokens }`
+ * does). Not always a function: such objects are the app's.
  */
-export const registry = { version: 0, timingTaken: false };
-
-/** Is this one of the tokens that read the exchange's timing? */
-export function isTimingToken(name: string): boolean {
-  return name === 'response-time' || name === 'total-time';
+export function definedToken(from: TokenIndexer, name: string): TokenCallback | undefined {
+  if (from === tokens) return definedTokens[name];
+  const fn = from[name];
+  return (typeof fn === 'function' && definedBehind.get(fn)) || fn;
 }
 
-/** Called when app code takes `response-time` or `total-time` off the factory. */
-export function takeTimingToken(): void {
-  if (registry.timingTaken) return;
-  registry.timingTaken = true;
-  registry.version++;
-}
+/** Counts definitions, so compiled formats know when their looked-up tokens are stale. */
+export const registry = { version: 0 };
 
 /** Defines a token, or replaces the one of the same name. */
 export function defineToken(name: string, fn: TokenCallback): void {
@@ -38,7 +60,8 @@ export function defineToken(name: string, fn: TokenCallback): void {
   if (typeof fn !== 'function') {
     throw new TypeError('logline.token: argument fn must be a function');
   }
-  tokens[name] = fn;
+  definedTokens[name] = fn;
+  tokens[name] = escaping(fn);
   registry.version++;
 }
 
@@ -72,8 +95,13 @@ export function basicAuthUser(header: string | undefined): string | undefined {
   if (!isToken68(encoded)) return undefined;
   const decoded = Buffer.from(encoded, 'base64').toString();
   const colon = decoded.indexOf(':');
-  return colon === -1 ? undefined : decoded.slice(0, colon);
+  // morgan shows no user when the password holds a line break: the same here,
+  // so that lines stay morgan's for the same request.
+  if (colon === -1 || PASSWORD_LINE_BREAK.test(decoded.slice(colon + 1))) return undefined;
+  return decoded.slice(0, colon);
 }
+
+const PASSWORD_LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 // token68 (RFC 7235): letters, digits, - . _ ~ + / then optional trailing '='.
 function isToken68(text: string): boolean {
@@ -106,23 +134,11 @@ const builtIns: Record<string, TokenCallback> = {
   req: (req, res, name) => (name === undefined ? undefined : header(req, name.toLowerCase())),
   res: (req, res, name) =>
     name === undefined || !headersSent(res) ? undefined : joinHeader(res.getHeader(name)),
-  'response-time': (req, res, digits) => milliseconds(msToHeaders(res), digits),
+  'response-time': (req, res, digits) => milliseconds(msToHeaders(req, res), digits),
   status: (req, res) => (headersSent(res) ? String(res.statusCode) : undefined),
-  'total-time': (req, res, digits) => milliseconds(msToFinish(res), digits),
+  'total-time': (req, res, digits) => milliseconds(msToNow(req, res), digits),
   url: (req) => req.originalUrl || req.url,
   'user-agent': (req) => header(req, 'user-agent'),
 };
 
 for (const name of Object.keys(builtIns)) defineToken(name, builtIns[name] as TokenCallback);
-
-/**
- * Can the token of this name read the exchange's timing? The two timing
- * tokens can, and so can any token the app defined or replaced: it may call
- * them. The other built-ins cannot.
- */
-export function tokenReadsTiming(name: string): boolean {
-  const fn = tokens[name];
-  if (fn === undefined) return false;
-  if (isTimingToken(name)) return true;
-  return !Object.hasOwn(builtIns, name) || fn !== builtIns[name];
-}

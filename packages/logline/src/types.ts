@@ -20,10 +20,20 @@ export interface LoglineRequest extends IncomingMessage {
   ip?: string;
   /** The socket address, recorded when the request arrives (as morgan does); `:remote-addr` reads it when `ip` is unset. */
   _remoteAddress?: string;
+  /** When the logger ran, as `process.hrtime()` gives it; morgan's field, set by each logger mounted. */
+  _startAt?: HrTime;
+  /** When the logger ran, as a Date; morgan's field, set by each logger mounted. */
+  _startTime?: Date;
 }
 
-/** The response as logline reads it. */
-export type LoglineResponse = ServerResponse;
+/** A `process.hrtime()` reading: seconds and nanoseconds. */
+export type HrTime = [number, number];
+
+/** The response as logline reads it: node's ServerResponse and morgan's timing field. */
+export interface LoglineResponse extends ServerResponse {
+  /** When the headers were written, as `process.hrtime()` gives it; morgan's field. */
+  _startAt?: HrTime;
+}
 
 /** What a token returns. A falsy value is shown as `-` in format strings. */
 export type TokenValue = string | number | null | undefined;

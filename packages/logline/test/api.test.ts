@@ -110,9 +110,9 @@ describe('logger.token and logger.format', () => {
 
 describe('tokens as members of the factory, as on morgan', () => {
   test("an app builds its own record from logger.url, logger['remote-addr'], logger.date and the timing tokens", async () => {
-    // Taken at start-up, as apps do: from then on every response is timed,
-    // even under a logger whose own line (combined) shows no duration.
-    // TypeScript reads the hyphenated ones through TokenIndexer.
+    // Every response a logger saw is timed, even under a logger whose own
+    // line (combined) shows no duration. TypeScript reads the hyphenated
+    // ones through TokenIndexer.
     const tokens = logger as unknown as logger.TokenIndexer;
     const responseTime = tokens['response-time']!;
     const records: string[] = [];
@@ -138,9 +138,10 @@ describe('tokens as members of the factory, as on morgan', () => {
   });
 
   test('a token defined later is a member too; assigning a member defines the token; the factory keeps its own members', async () => {
-    const shout: logger.TokenCallback = () => 'SHOUT';
-    logger.token('member-shout', shout);
-    assert.equal((logger as unknown as Record<string, unknown>)['member-shout'], shout);
+    logger.token('member-shout', () => 'SHOUT\n');
+    // The member is the token as format functions get it: its string escaped.
+    const member = (logger as unknown as logger.TokenIndexer)['member-shout']!;
+    assert.equal(member({} as logger.LoglineRequest, {} as logger.LoglineResponse), 'SHOUT\\n');
     (logger as unknown as Record<string, unknown>)['member-shout'] = () => 'whisper';
     logger.token('format', () => 'a token named format');
     assert.equal(typeof logger.format, 'function');

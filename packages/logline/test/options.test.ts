@@ -212,7 +212,7 @@ describe('several mounts', () => {
   });
 });
 
-describe('timing, read only by lines that can show it', () => {
+describe('timing with several loggers and app tokens', () => {
   const MS = /^\d+\.\d{3}$/;
 
   test('a line without timing mounted first does not leave a later :response-time without its clock', async () => {

@@ -83,6 +83,10 @@ describe(':remote-user', () => {
     ['- for credentials without a colon', basic('nocolon'), '-'],
     ['- for credentials that are not base64', 'Basic !!!', '-'],
     ['- for an empty user', basic(':pw'), '-'],
+    // As morgan: a line break in the password (\n, \r, U+2028, U+2029) means no user.
+    ['- for a password holding a newline', basic('dan:p\nw'), '-'],
+    ['- for a password holding U+2028', basic('dan:p\u2028w'), '-'],
+    ['the user when the password holds other controls', basic('eve:p\tw\x85'), 'eve'],
     ['- when there is no Authorization header', undefined, '-'],
   ] as const) {
     test(name, async () => {

@@ -59,6 +59,10 @@ const unbundled = [
   'bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout',
   'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache',
 ] as const;
+const bundled = [
+  'basicAuth', 'compress', 'cookieParser', 'cookieSession', 'csrf', 'directory', 'errorHandler', 'favicon', 'methodOverride',
+  'responseTime', 'session', 'timeout', 'vhost',
+] as const;
 const aliases = ['param', 'acceptsCharset', 'acceptsEncoding', 'acceptsLanguage'] as const;
 
 const expected = {
@@ -77,11 +81,11 @@ const expected = {
     factory: keysOf<Members<typeof trestleV4, object>>()(...factory, ...unbundled, 'query'),
   },
   legacy: {
-    request: keysOf<LegacyRequest>()(...request, ...aliases, 'accepted', 'acceptedCharsets', 'acceptedLanguages'),
+    request: keysOf<LegacyRequest>()(...request, ...aliases, 'accepted', 'acceptedCharsets', 'acceptedLanguages', 'acceptedEncodings'),
     response: keysOf<LegacyResponse>()(...response, 'sendfile'),
     application: keysOf<LegacyApplication>()(...application, 'router', 'routes', 'configure', 'del', '_router', 'lazyrouter'),
     router: keysOf<Members<trestleLegacy.Router, object>>()(...router),
-    factory: keysOf<Members<typeof trestleLegacy, object>>()(...factory, 'bodyParser', 'logger'),
+    factory: keysOf<Members<typeof trestleLegacy, object>>()(...factory, 'bodyParser', 'logger', 'query', ...bundled),
   },
 };
 

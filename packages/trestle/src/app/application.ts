@@ -11,6 +11,7 @@ import type { Profile } from '../generations/profile';
 import type { Http2Prototypes } from './http2';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
 import { createError } from '../errors';
+import { requestStart } from '../observability/channels';
 
 type Next = (err?: unknown) => void;
 type Req = http.IncomingMessage & { app?: App };
@@ -163,6 +164,7 @@ export const applicationMembers = {
     if (!isInstance(res, classes.ServerResponse, this.response) && Object.getPrototypeOf(res) !== this.response) {
       Object.setPrototypeOf(res, this.response);
     }
+    if (callback === undefined && requestStart.hasSubscribers) requestStart.publish({ req, res, app: this });
     run(this, req, res, callback ?? finalHandler(req, res, this));
   },
 

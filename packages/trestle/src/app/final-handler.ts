@@ -7,6 +7,7 @@ import escapeHtml from 'escape-html';
 import onFinished from 'on-finished';
 import statuses from 'statuses';
 import { getPathname } from '../router/url';
+import { requestFinal } from '../observability/channels';
 
 /** How a generation writes the final page (legacy: Express 3's bare text). */
 export interface FinalPage {
@@ -60,6 +61,7 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
       status = 404;
       message = finalPage.notFound(req.method, req.originalUrl ?? req.url ?? '/');
     }
+    if (requestFinal.hasSubscribers) requestFinal.publish({ req, res, app, error: err, status });
     if (res.headersSent) {
       cutShort(req, res);
       return;

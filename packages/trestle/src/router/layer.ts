@@ -1,7 +1,12 @@
 // A layer is one entry of a router's or a route's stack: a handler, and for
 // router layers the path it answers to.
 import type { CompiledPath, Params, PathKey, PathMatch } from './path/compiled';
-import { createError } from '../errors';
+import { settle } from './settle';
+import { layerRuns } from '../observability/channels';
+import { traceLayer } from '../observability/layer-run';
+
+// Read once per layer run: a module binding, not a property chain.
+const runs = layerRuns;
 
 /** A handler as the router sees it: loosely typed, since it calls any of them. */
 export type AnyHandler = (...args: never[]) => unknown;
@@ -60,6 +65,10 @@ export class Layer {
       next(err);
       return;
     }
+    if (runs.hasSubscribers) {
+      traceLayer(this, true, err, req, res, next);
+      return;
+    }
     try {
       settle((this.handle as unknown as Call4)(err, req, res, next), next);
     } catch (thrown) {
@@ -72,22 +81,14 @@ export class Layer {
       next();
       return;
     }
+    if (runs.hasSubscribers) {
+      traceLayer(this, false, undefined, req, res, next);
+      return;
+    }
     try {
       settle((this.handle as unknown as Call3)(req, res, next), next);
     } catch (thrown) {
       next(thrown);
     }
-  }
-}
-
-function rejectedWithoutReason(): Error {
-  return createError(Error, 'TRESTLE_ERR_PROMISE_REJECTED', 'Rejected promise');
-}
-
-/** A handler that returns a promise reports its rejection as `next(err)`. */
-export function settle(ret: unknown, next: Next): void {
-  if (ret !== null && typeof ret === 'object' && typeof (ret as PromiseLike<unknown>).then === 'function') {
-    // Any falsy reason, as Express: `Promise.reject()` must not read as success.
-    (ret as PromiseLike<unknown>).then(undefined, (err: unknown) => next(err || rejectedWithoutReason()));
   }
 }

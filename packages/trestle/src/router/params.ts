@@ -2,8 +2,10 @@
 // request and value, and merging a parent router's params (`mergeParams`).
 // Shared by routers and the legacy route table.
 import depd from 'depd';
-import { settle } from './layer';
+import { settle } from './settle';
 import { createError } from '../errors';
+import { layerRuns } from '../observability/channels';
+import { traceParam } from '../observability/layer-run';
 
 // depd finds the user's call site from the module that created it: one per module.
 const deprecate = depd('trestle');
@@ -105,6 +107,7 @@ function runTriggers(fns: ParamFn[], record: ParamCalled, name: string, value: u
     }
     const fn = fns[j++];
     if (fn === undefined) return done();
+    if (layerRuns.hasSubscribers) return traceParam(fn, name, value, req, res, next, callTrigger);
     try {
       settle(fn(req, res, next, value, name), next);
     } catch (thrown) {
@@ -112,6 +115,10 @@ function runTriggers(fns: ParamFn[], record: ParamCalled, name: string, value: u
     }
   };
   next();
+}
+
+function callTrigger(ctx: { req: unknown; res: unknown; layer: unknown; paramName?: string; paramValue?: unknown }, next: Next): unknown {
+  return (ctx.layer as ParamFn)(ctx.req, ctx.res, next, ctx.paramValue, ctx.paramName!);
 }
 
 /** Child params win; a child's numeric captures come after the parent's (`mergeParams`). */

@@ -8,6 +8,7 @@ import { getPathname, getProtohost } from './url';
 import { buildIndex, type LayerIndex } from './layer-index';
 import { mergeParams, type ParamCalled, type ParamFactory, type ParamFn, paramsNotRegistered, runParams } from './params';
 import { createError } from '../errors';
+import { noteLayerPath } from '../observability/layer-run';
 
 
 type Next = (err?: unknown) => void;
@@ -184,7 +185,11 @@ export function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
   if (handlers.length === 0) throw shape.useError(undefined, true);
   for (const fn of handlers) if (typeof fn !== 'function') throw shape.useError(fn, false);
   const options = { end: false, strict: false, sensitive: this.caseSensitive };
-  for (const fn of handlers) pushLayer(this, makeLayer(this, path, fn as AnyHandler, options, path === '/'));
+  for (const fn of handlers) {
+    const layer = makeLayer(this, path, fn as AnyHandler, options, path === '/');
+    noteLayerPath(layer, path);
+    pushLayer(this, layer);
+  }
   return this;
 }
 

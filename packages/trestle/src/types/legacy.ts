@@ -14,6 +14,7 @@ import type { JsonOptions, UrlencodedOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
 import type { MediaType, RequestCore } from './request';
 import type { Layer, PathParams, Route, RouteMatcher, Router } from './router';
+import type { QueryOptions, ServeStaticV4 } from './v4';
 import type { ParamFactory, ResponseV4 } from './v4';
 
 declare module './generation' {
@@ -65,6 +66,8 @@ export interface RequestLegacy<
   readonly acceptedCharsets: string[];
   /** The languages of `Accept-Language`, best first. */
   readonly acceptedLanguages: string[];
+  /** The encodings of `Accept-Encoding`, best first. */
+  readonly acceptedEncodings: string[];
 }
 
 /** The response of `trestle/legacy`: Express 3's forms (`res.send(404, body)`, `res.json(obj, 201)`, `res.sendfile`) without warnings. */
@@ -143,11 +146,63 @@ export interface MultipartOptions {
 export type LegacyBodyParserOptions = JsonOptions & UrlencodedOptions & MultipartOptions;
 
 /** The factory `require('trestle/legacy')` returns, with its members. */
-export interface TrestleLegacy extends FactoryMembers<'legacy'> {
+export interface TrestleLegacy extends FactoryMembers<'legacy'>, BundledMiddleware {
   /** Creates an application; `L` types `app.locals`. Its paths use the v4 path syntax. */
   <L extends LocalsRecord = LocalsRecord>(): ApplicationLegacy<L>;
   /** JSON, urlencoded (extended) and multipart bodies in one middleware: `req.body` and `req.files` are at least `{}` after it. */
   bodyParser(options?: LegacyBodyParserOptions): Middleware;
   /** The request logger (logline, morgan-compatible), as Express 3 bundled it. */
   logger: typeof logline;
+  /** Parses the query string into `req.query` when nothing has yet: with `qs` and `options`, or with a parser function. */
+  query(options?: QueryOptions | ((str: string) => unknown)): Middleware;
+  /** Serves the files under `root`; `trestle.static.mime` is the table it types them by. */
+  static: ServeStaticV4;
+}
+
+/** A middleware factory Express 3 bundled from Connect, typed loosely: its options are those of the package that serves it. */
+export type BundledFactory = (...args: unknown[]) => Middleware;
+
+/**
+ * The middleware Express 3 bundled, each served by the maintained package that
+ * replaced it, resolved from the app when called (`cookieParser` by
+ * `cookie-parser`, `session` by `express-session`, ...). When the package is
+ * not installed, the call throws `TRESTLE_ERR_MIDDLEWARE_NOT_INSTALLED`
+ * naming it.
+ */
+export interface BundledMiddleware {
+  /** Served by `basic-auth-connect`. */
+  basicAuth: BundledFactory;
+  /** Served by `compression`. */
+  compress: BundledFactory;
+  /** Served by `cookie-parser`. */
+  cookieParser: BundledFactory;
+  /** Served by `cookie-session`. */
+  cookieSession: BundledFactory;
+  /** Served by `csurf`. */
+  csrf: BundledFactory;
+  /** Served by `serve-index`. */
+  directory: BundledFactory;
+  /** Served by `errorhandler`. */
+  errorHandler: BundledFactory;
+  /** Served by `serve-favicon`. */
+  favicon: BundledFactory;
+  /** Served by `method-override` (and Connect's `_method` in the body). */
+  methodOverride: BundledFactory;
+  /** Served by `response-time`. */
+  responseTime: BundledFactory;
+  /** express-session, with its `Cookie`, `MemoryStore`, `Session` and `Store` classes. */
+  session: BundledFactory & {
+    /** express-session's `Cookie` class. */
+    readonly Cookie: unknown;
+    /** express-session's `MemoryStore` class. */
+    readonly MemoryStore: unknown;
+    /** express-session's `Session` class. */
+    readonly Session: unknown;
+    /** express-session's `Store` class. */
+    readonly Store: unknown;
+  };
+  /** Served by `connect-timeout`. */
+  timeout: BundledFactory;
+  /** Served by `vhost`. */
+  vhost: BundledFactory;
 }

@@ -9,6 +9,8 @@ import { makeV4Regexp } from '../../router/path/v4';
 import { type ParamCalled, type ParamFactory, type ParamFn, param, paramsNotRegistered, runParams } from '../../router/params';
 import type { RouterProfile, RoutingRequest } from '../../router/router';
 import { getPathname } from '../../router/url';
+import { layerRuns, type LayerRunContext } from '../../observability/channels';
+import { traceRoute } from '../../observability/layer-run';
 
 type Next = (err?: unknown) => void;
 
@@ -142,10 +144,20 @@ function dispatch(table: RouteTable, req: RoutingRequest, res: unknown, out: Nex
     const found = route;
     req.route = found;
     req.params = found.params;
-    if (paramsNotRegistered(table.params, found.keys)) runCallbacks(found, req, res, nextRoute);
-    else runParams(table.params, found.keys, called, req, res, (e) => (e ? nextRoute(e) : runCallbacks(found, req, res, nextRoute)));
+    if (paramsNotRegistered(table.params, found.keys)) runRoute(found, req, res, nextRoute);
+    else runParams(table.params, found.keys, called, req, res, (e) => (e ? nextRoute(e) : runRoute(found, req, res, nextRoute)));
   };
   nextRoute();
+}
+
+/** A matched route: its callbacks, reported as one route run to the `trestle.layer` channels (as a router's route layer is). */
+function runRoute(route: LegacyRoute, req: RoutingRequest, res: unknown, nextRoute: Next): void {
+  if (layerRuns.hasSubscribers) traceRoute(route, req, res, nextRoute, callRoute);
+  else runCallbacks(route, req, res, nextRoute);
+}
+
+function callRoute(ctx: LayerRunContext, next: Next): void {
+  runCallbacks(ctx.layer as LegacyRoute, ctx.req as RoutingRequest, ctx.res, next);
 }
 
 /** A route's callbacks in order; `next('route')` and exhaustion go to the next route. */

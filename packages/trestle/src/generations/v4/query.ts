@@ -4,14 +4,18 @@
 // `query parser` setting; trestle parses `req.query` on first read instead,
 // so here the middleware only matters when that setting is off.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import qs from 'qs';
+import type * as qs from 'qs';
+import { lazy } from '../../lazy';
 import { getSearch } from '../../router/url';
+
+// qs is loaded when an app asks for query(), not by require('trestle/v4').
+const qsModule = lazy(() => require('qs') as typeof import('qs'));
 
 type QueryParser = (str: string, options?: qs.IParseOptions) => unknown;
 type Req = IncomingMessage & { query?: unknown };
 
 export function query(options?: qs.IParseOptions | QueryParser) {
-  let parse: QueryParser = qs.parse as QueryParser;
+  let parse: QueryParser = (str, parseOptions) => qsModule().parse(str, parseOptions);
   let opts: qs.IParseOptions | undefined = { ...(options as qs.IParseOptions | undefined) };
   if (typeof options === 'function') {
     parse = options;
