@@ -16,15 +16,19 @@ import { HTTP2_FRAMEWORKS, HTTP2_SCENARIOS, http2Tool, runHttp2Scenario } from '
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const PACKAGES = ['express', 'express4', 'fastify', 'hono', '@hono/node-server', 'koa', '@koa/router', 'polka',
-  'morgan', 'pino', 'pino-http', 'autocannon', 'trestle', 'logline'];
+  'morgan', 'pino', 'pino-http', 'autocannon', 'trestle', 'logline-http'];
 
+// The peers sit in bench/node_modules (installed on first need), trestle and
+// the logger in the workspace's node_modules.
 function versions() {
   const found = {};
   for (const name of PACKAGES) {
-    try {
-      found[name] = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
-    } catch {
-      found[name] = null;
+    found[name] = null;
+    for (const dir of [path.join(ROOT, 'bench'), ROOT]) {
+      try {
+        found[name] = JSON.parse(readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
+        break;
+      } catch {}
     }
   }
   return found;

@@ -2,7 +2,7 @@
 // parameters, a param trigger, an error handler and request logging.
 'use strict';
 const trestle = require('trestle');
-const logger = require('logline');
+const logger = require('logline-http');
 
 const books = new Map([
   ['1', { id: '1', title: 'The Left Hand of Darkness', author: 'Ursula K. Le Guin' }],

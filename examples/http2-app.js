@@ -8,7 +8,7 @@ const http2 = require('node:http2');
 const os = require('node:os');
 const path = require('node:path');
 const trestle = require('trestle');
-const logger = require('logline');
+const logger = require('logline-http');
 
 function createApp() {
   const app = trestle();

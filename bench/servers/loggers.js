@@ -7,7 +7,7 @@ const { logStream } = require('./common');
 function connectLogger(variant) {
   switch (variant) {
     case 'logline':
-      return require('logline')('combined', { stream: logStream() });
+      return require('logline-http')('combined', { stream: logStream() });
     case 'morgan':
       return require('morgan')('combined', { stream: logStream() });
     case 'pino-http': {

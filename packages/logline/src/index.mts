@@ -1,4 +1,4 @@
-// The ESM entry: the same factory as `require('logline')`, as the default
+// The ESM entry: the same factory as `require('logline-http')`, as the default
 // export, plus its members as named exports for `import { token } ...`.
 import logger from './index.js';
 

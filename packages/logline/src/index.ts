@@ -1,5 +1,5 @@
 /**
- * The package entry: `require('logline')` is the `logger` factory itself, as
+ * The package entry: `require('logline-http')` is the `logger` factory itself, as
  * `require('morgan')` is, with `token`, `format` and `compile` on it, the
  * tokens and named formats as members (`logger.url`, `logger.combined`), and
  * the type names under it (`logger.LoggerOptions`, ...).

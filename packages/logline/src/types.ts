@@ -2,7 +2,7 @@
  * Public types of logline. Everything a user writes against (options, token
  * callbacks, format functions, the middleware) is named here, so that both the
  * CommonJS and the ESM entry can re-export one set of declarations: import
- * them from `logline` (`logger.LoggerOptions`, or by name from the ESM entry).
+ * them from `logline-http` (`logger.LoggerOptions`, or by name from the ESM entry).
  *
  * @module logline/types
  */

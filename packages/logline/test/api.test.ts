@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import logger from 'logline';
+import logger from 'logline-http';
 import request from 'supertest';
 import { LineSink, lineFor, linePattern, oneRequestScript, runNode, send, serve } from './helpers.js';
 
 describe('module shape', () => {
-  test("require('logline') is the factory itself, with token, compile and format", () => {
-    const required: unknown = createRequire(__filename)('logline');
+  test("require('logline-http') is the factory itself, with token, compile and format", () => {
+    const required: unknown = createRequire(__filename)('logline-http');
     assert.equal(required, logger);
     assert.equal(typeof logger, 'function');
     assert.equal(typeof logger.token, 'function');
@@ -18,8 +18,8 @@ describe('module shape', () => {
     assert.equal(typeof logger.format, 'function');
   });
 
-  test("import from 'logline' gives the same function, and its members as named exports", async () => {
-    const esm = await import('logline');
+  test("import from 'logline-http' gives the same function, and its members as named exports", async () => {
+    const esm = await import('logline-http');
     assert.equal(esm.default, logger);
     assert.equal(esm.token, logger.token);
     assert.equal(esm.compile, logger.compile);
@@ -28,9 +28,9 @@ describe('module shape', () => {
 
   test('a plain node ES module gets the same function as require()', () => {
     const run = runNode(
-      `import logger, { token, format, compile } from 'logline';
+      `import logger, { token, format, compile } from 'logline-http';
        import { createRequire } from 'node:module';
-       const cjs = createRequire(import.meta.url)('logline');
+       const cjs = createRequire(import.meta.url)('logline-http');
        console.log(logger === cjs, token === cjs.token, format === cjs.format, compile === cjs.compile);`,
       ['--input-type=module'],
     );
@@ -227,7 +227,7 @@ test('types: format functions, tokens and skip can name the request type an app 
   const format: logger.FormatFn<AppRequest> = (tokens, req, res) => `${req.user?.name ?? 'anon'} ${tokens.method(req, res)}`;
   const mw: logger.LoglineMiddleware<AppRequest> = logger(format, { skip: (req: AppRequest) => req.originalUrl === '/health' });
   assert.equal(typeof mw, 'function');
-  const esm = await import('logline');
-  const options: import('logline').LoggerOptions<AppRequest> = { immediate: true };
+  const esm = await import('logline-http');
+  const options: import('logline-http').LoggerOptions<AppRequest> = { immediate: true };
   assert.equal(typeof esm.default(':app-user', options), 'function');
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import request from 'supertest';
-import logger from 'logline';
+import logger from 'logline-http';
 import { LineSink, lineFor, linePattern, oneRequestScript, runNode, send, serve } from './helpers.js';
 
 const DEFAULT_LINE = '127.0.0.1 - - [{web}] "GET /d HTTP/1.1" 200 2 "-" "-"';
@@ -28,7 +28,7 @@ const MESSAGES = {
 describe('warnings on stderr', () => {
   test('each deprecated form warns once per kind, and never throws', () => {
     const run = runNode(`
-      const logger = require('logline');
+      const logger = require('logline-http');
       for (let i = 0; i < 3; i++) {
         logger();
         logger('default');
@@ -45,7 +45,7 @@ describe('warnings on stderr', () => {
 
   test('the current forms do not warn', () => {
     const run = runNode(`
-      const logger = require('logline');
+      const logger = require('logline-http');
       for (const name of ['combined', 'common', 'dev', 'short', 'tiny', 'json', ':method']) logger(name, {});
       logger(() => null, { immediate: true, skip: () => false, stream: process.stdout });
     `);
@@ -54,7 +54,7 @@ describe('warnings on stderr', () => {
   });
 
   test('--no-deprecation silences them', () => {
-    const run = runNode(`const logger = require('logline'); logger(); logger({}); logger('tiny', { buffer: true });`, [
+    const run = runNode(`const logger = require('logline-http'); logger(); logger({}); logger('tiny', { buffer: true });`, [
       '--no-deprecation',
     ]);
     assert.equal(run.status, 0);

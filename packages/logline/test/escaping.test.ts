@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import morgan from 'morgan';
-import logger from 'logline';
+import logger from 'logline-http';
 import { LineSink, send, serve, type Middleware } from './helpers.js';
 import { basicAuth, rawGet, rawRequest, serveTwins, withoutDurations, type Twin, type TwinFormat } from './twins.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { describe, test } from 'node:test';
 import request from 'supertest';
-import logger from 'logline';
+import logger from 'logline-http';
 import { abortOnArrival, deferred, LineSink, lineFor, linePattern, send, serve } from './helpers.js';
 
 const UA = 'logline-test/1.0';

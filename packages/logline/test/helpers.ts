@@ -6,7 +6,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import logger from 'logline';
+import logger from 'logline-http';
 
 type Waiter = { count: number; resolve: () => void };
 
@@ -245,7 +245,7 @@ export interface NodeRun {
   stderr: string;
 }
 
-/** Runs a script in a fresh node process from the package folder (where `require('logline')` resolves). */
+/** Runs a script in a fresh node process from the package folder (where `require('logline-http')` resolves). */
 export function runNode(script: string, flags: string[] = []): NodeRun {
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT; // the child is a plain script, not a test file
@@ -266,7 +266,7 @@ export function runNode(script: string, flags: string[] = []): NodeRun {
 export function oneRequestScript(mw: string, urlPath: string): string {
   return `
     const http = require('node:http');
-    const logger = require('logline');
+    const logger = require('logline-http');
     const mw = ${mw};
     const server = http.createServer((req, res) => mw(req, res, () => res.end('x')));
     server.listen(0, '127.0.0.1', () => {

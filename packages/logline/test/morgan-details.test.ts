@@ -6,7 +6,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { describe, test } from 'node:test';
 import morgan from 'morgan';
 import request from 'supertest';
-import logger from 'logline';
+import logger from 'logline-http';
 import { lineFor, send } from './helpers.js';
 import { linesApart, withoutDurations } from './twins.js';
 

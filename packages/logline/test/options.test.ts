@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import request from 'supertest';
-import logger from 'logline';
+import logger from 'logline-http';
 import { deferred, LineSink, lineFor, linePattern, send, serve } from './helpers.js';
 
 describe('immediate', () => {

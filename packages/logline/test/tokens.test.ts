@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { describe, test } from 'node:test';
 import request from 'supertest';
-import logger from 'logline';
+import logger from 'logline-http';
 import { abortOnArrival, assign, deferred, LineSink, lineFor, linePattern, send, serve } from './helpers.js';
 
 const ok = (req: http.IncomingMessage, res: http.ServerResponse): void => send(res, 200, 'ok');

@@ -5,7 +5,7 @@
 import net from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import morgan from 'morgan';
-import logger from 'logline';
+import logger from 'logline-http';
 import { LineSink, serve, type Handler, type Middleware, type TestServer } from './helpers.js';
 
 type MorganFormat = morgan.FormatFn<IncomingMessage, ServerResponse>;

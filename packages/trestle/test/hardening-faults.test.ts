@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle from 'trestle';
 import type { Application, NextFunction, Request, Response } from 'trestle';
 

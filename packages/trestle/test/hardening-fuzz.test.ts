@@ -18,7 +18,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import * as zlib from 'node:zlib';
 import fc from 'fast-check';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle, { type RequestHandler } from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import { serve } from './helpers';

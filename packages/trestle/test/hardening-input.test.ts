@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as zlib from 'node:zlib';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle, { type ErrorRequestHandler, type RequestHandler } from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import { serve, type Served } from './helpers';

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle from 'trestle';
 import type { Response } from 'trestle';
 import { bounded, startChild } from './soak/child';

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import * as http2 from 'node:http2';
 import { describe, test } from 'node:test';
 import { Writable } from 'node:stream';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';

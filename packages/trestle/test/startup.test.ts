@@ -48,7 +48,7 @@ describe('start-up: dependencies load when first needed', () => {
     assert.equal(latin1.status, 200);
     assert.ok(latin1.loaded.includes('iconv-lite'), 'another charset loads iconv-lite');
     for (const step of steps.values()) {
-      for (const name of ['busboy', 'logline', 'path-to-regexp-v0', 'accepts', 'proxy-addr']) {
+      for (const name of ['busboy', 'logline-http', 'path-to-regexp-v0', 'accepts', 'proxy-addr']) {
         assert.ok(!step.loaded.includes(name), `${name} loaded by "${step.step}"`);
       }
     }

@@ -10,10 +10,11 @@
 // (`npm run test:types-install`), which is why it is not named *.test.ts.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { loggerName, pack } from './pack';
 
 const root = join(__dirname, '..', '..', '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -51,7 +52,7 @@ app.use(trestle.bodyParser());
 app.use(app.router);
 app.get('/users/:id', (req, res) => res.send(req.accepts('json') ? 200 : 406, req.param('id')));
 `,
-    'logline.ts': `${load('logger', 'logline')}
+    'logline.ts': `${load('logger', loggerName)}
 ${load('http', 'node:http')}
 const log = logger('combined');
 http.createServer((req, res) => log(req, res, () => res.end()));
@@ -73,13 +74,10 @@ const projects = [
 
 /** Packs the package in `dir` into `dest` and unpacks it as `dest/node_modules/<name>`. */
 function packInto(dir: string, name: string, dest: string): void {
-  const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', dest], { cwd: dir, encoding: 'utf8', timeout: 60000 });
-  assert.equal(pack.status, 0, pack.stderr);
-  const tarball = readdirSync(dest).find((f) => f.startsWith(`${name}-`) && f.endsWith('.tgz'));
-  assert.ok(tarball, `npm pack made no tarball of ${name}`);
+  const { tarball } = pack(dir, dest);
   const target = join(dest, 'node_modules', name);
   mkdirSync(target, { recursive: true });
-  const untar = spawnSync('tar', ['-xzf', join(dest, tarball), '-C', target, '--strip-components=1'], { encoding: 'utf8', timeout: 60000 });
+  const untar = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], { encoding: 'utf8', timeout: 60000 });
   assert.equal(untar.status, 0, untar.stderr);
 }
 
@@ -97,7 +95,7 @@ describe('a fresh install of the packed packages type-checks', () => {
   before(() => {
     tmp = mkdtempSync(join(tmpdir(), 'trestle-types-install-'));
     packInto(join(root, 'packages', 'trestle'), 'trestle', tmp);
-    packInto(join(root, 'packages', 'logline'), 'logline', tmp);
+    packInto(join(root, 'packages', 'logline'), loggerName, tmp);
     mkdirSync(join(tmp, 'node_modules', '@types'), { recursive: true });
     symlinkSync(join(root, 'node_modules', '@types', 'node'), join(tmp, 'node_modules', '@types', 'node'), 'dir');
     symlinkSync(join(root, 'node_modules', 'undici-types'), join(tmp, 'node_modules', 'undici-types'), 'dir');

@@ -5,7 +5,7 @@
 // without warnings, and the bundled `bodyParser` and `logger`. Fills in the
 // legacy row of the generation table.
 import type * as http from 'node:http';
-import type logline from 'logline';
+import type logline from 'logline-http';
 import type { ApplicationCore } from './application';
 import type { FactoryMembers, Middleware } from './factory';
 import type { LocalsRecord } from './generation';

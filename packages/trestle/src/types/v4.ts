@@ -119,7 +119,7 @@ export interface UnbundledMiddleware {
   readonly cookieSession: never;
   /** Throws: use the `express-session` package. */
   readonly session: never;
-  /** Throws: use the `morgan` (or `logline`) package. */
+  /** Throws: use the `morgan` (or `logline-http`) package. */
   readonly logger: never;
   /** Throws: use the `cookie-parser` package. */
   readonly cookieParser: never;

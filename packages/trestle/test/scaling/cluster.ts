@@ -14,7 +14,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle from 'trestle';
 
 const [logFile, workerCount] = process.argv.slice(2);

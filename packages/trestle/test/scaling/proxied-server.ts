@@ -9,7 +9,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import session from 'express-session';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle from 'trestle';
 import './session-data';
 

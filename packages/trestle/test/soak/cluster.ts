@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle from 'trestle';
 import { LOG_FORMAT, mountRoutes } from './routes';
 

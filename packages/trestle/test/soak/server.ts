@@ -10,7 +10,7 @@
 import { createWriteStream } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import logger from 'logline';
+import logger from 'logline-http';
 import trestle from 'trestle';
 import type { Response } from 'trestle';
 import { LOG_FORMAT, mountRoutes } from './routes';

@@ -1,7 +1,7 @@
 // Application and factory members of the generation before v4 (Express 3):
 // the route table (`app.router` placed in the middleware chain, `app.routes`),
 // `app.configure`, and the middleware the factory bundled (`bodyParser`, `logger`).
-import logger from 'logline';
+import logger from 'logline-http';
 import { type App, applicationMembers } from '../../app/application';
 import { flatten, methods } from '../../router/methods';
 import { expressFourRouterMembers } from '../v4/application';

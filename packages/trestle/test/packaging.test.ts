@@ -1,0 +1,173 @@
+// The packages as a user gets them: trestle and the logger are packed as npm
+// would publish them (`npm test` has built dist/ already, so packing skips
+// the prepack build), both tarballs are installed into a fresh temporary app,
+// and that app loads every entry with CommonJS `require` and ESM `import`,
+// each answering one real HTTP request on 127.0.0.1. A resolver that ignores
+// `exports` (as Jest 26/27 and older bundlers do, here the `resolve` package
+// those tools use) must still find each entry, and the published JavaScript
+// must name built-ins without the `node:` scheme those tools read as a file.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import resolve from 'resolve';
+import { loggerName, pack, packageDirs, run, npmFlags } from './pack';
+
+function jsFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) jsFiles(path, out);
+    else if (/\.(c|m)?js$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+// Each entry answers one request; the script prints what each answered, one JSON line.
+const entries = ['trestle', 'trestle/v4', 'trestle/legacy'];
+const probe = (load: string) => `${load}
+const http = require('http');
+function get(server) {
+  return new Promise((resolve, reject) => {
+    server.listen(0, '127.0.0.1', () => {
+      http.get({ host: '127.0.0.1', port: server.address().port, path: '/hello/world' }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => { body += c; });
+        res.on('end', () => server.close(() => resolve(res.statusCode + ' ' + body)));
+      }).on('error', reject);
+    });
+  });
+}
+(async () => {
+  const answers = {};
+  for (const [name, framework] of Object.entries(frameworks)) {
+    const app = framework();
+    app.get('/hello/:who', (req, res) => res.send('hi ' + req.params.who));
+    answers[name] = await get(http.createServer(app));
+  }
+  const lines = [];
+  const log = logger(':method :url :status', { stream: { write: (line) => lines.push(line) } });
+  answers.logger = await get(http.createServer((req, res) => log(req, res, () => res.end('logged'))));
+  answers.logLine = lines.join('');
+  console.log(JSON.stringify(answers));
+})();
+`;
+const cjsApp = probe(`const frameworks = { ${entries.map((e) => `'${e}': require('${e}')`).join(', ')} };
+const logger = require('${loggerName}');`);
+const esmApp = `import { createRequire } from 'module';
+${entries.map((e, i) => `import f${i} from '${e}';`).join('\n')}
+import logger from '${loggerName}';
+const require = createRequire(import.meta.url);
+const frameworks = { ${entries.map((e, i) => `'${e}': f${i}`).join(', ')} };
+${probe('')}`;
+
+const usesExpress = `const http = require('http');
+const express = require('express');
+module.exports = () => new Promise((resolve, reject) => {
+  const app = express();
+  app.get('/', (req, res) => res.send('via express'));
+  const server = http.createServer(app).listen(0, '127.0.0.1', () => {
+    http.get({ host: '127.0.0.1', port: server.address().port, path: '/' }, (res) => {
+      let body = '';
+      res.on('data', (c) => { body += c; });
+      res.on('end', () => server.close(() => resolve([res.headers['x-powered-by'], body])));
+    }).on('error', reject);
+  });
+});
+`;
+
+describe('packages installed from their tarballs', { timeout: 600000 }, () => {
+  let tmp = '';
+  let app = '';
+  const packed: Record<string, { tarball: string; files: string[] }> = {};
+
+  before(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'trestle-pack-'));
+    for (const [key, dir] of Object.entries(packageDirs)) packed[key] = pack(dir, tmp);
+    app = join(tmp, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, version: '1.0.0' }));
+    // A dependency of the app that does require('express') itself, as NestJS's platform does.
+    mkdirSync(join(app, 'uses-express'));
+    writeFileSync(join(app, 'uses-express', 'package.json'), JSON.stringify({ name: 'uses-express', version: '1.0.0', main: 'index.js' }));
+    writeFileSync(join(app, 'uses-express', 'index.js'), usesExpress);
+    // README's alias recipe, "express": "npm:trestle@...", with the tarball in the registry's place.
+    const alias = `express@file:${packed.trestle.tarball}`;
+    run('npm', ['install', ...npmFlags, packed.trestle.tarball, packed.logger.tarball, alias, 'file:./uses-express'], app, 300000);
+    writeFileSync(join(app, 'app.cjs'), cjsApp);
+    writeFileSync(join(app, 'app.mjs'), esmApp);
+  }, { timeout: 600000 });
+
+  after(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('each tarball holds dist with its .d.ts, README and LICENSE, and no tests or fixtures', () => {
+    for (const [key, { files }] of Object.entries(packed)) {
+      for (const wanted of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.mjs', 'dist/index.d.ts']) {
+        assert.ok(files.includes(wanted), `${key} tarball lacks ${wanted}`);
+      }
+      const stray = files.filter((f) => /(^|\/)(test|tests|fixtures|src)\//.test(f) || /\.test\./.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.mts'));
+      assert.deepEqual(stray, [], `${key} tarball holds files a user does not need`);
+    }
+    for (const wanted of ['dist/v4.js', 'dist/v4.d.ts', 'dist/legacy.js', 'dist/legacy.d.ts', 'v4/package.json', 'legacy/package.json']) {
+      assert.ok(packed.trestle.files.includes(wanted), `trestle tarball lacks ${wanted}`);
+    }
+  });
+
+  test('CommonJS require of every entry answers over HTTP', () => {
+    const answers = JSON.parse(run(process.execPath, ['app.cjs'], app, 60000));
+    assert.deepEqual(answers, {
+      trestle: '200 hi world', 'trestle/v4': '200 hi world', 'trestle/legacy': '200 hi world',
+      logger: '200 logged', logLine: 'GET /hello/world 200\n',
+    });
+  });
+
+  test('ESM import of every entry answers over HTTP', () => {
+    const answers = JSON.parse(run(process.execPath, ['app.mjs'], app, 60000));
+    assert.deepEqual(answers, {
+      trestle: '200 hi world', 'trestle/v4': '200 hi world', 'trestle/legacy': '200 hi world',
+      logger: '200 logged', logLine: 'GET /hello/world 200\n',
+    });
+  });
+
+  test("a dependency's own require('express') runs on trestle installed under Express's name", () => {
+    const out = run(process.execPath, ['-e', "require('uses-express')().then((a) => console.log(JSON.stringify(a)))"], app, 60000);
+    assert.deepEqual(JSON.parse(out), ['Trestle', 'via express']);
+  });
+
+  test('a resolver that ignores exports finds each entry and its types (Jest 26/27, older bundlers)', () => {
+    const installed = join(app, 'node_modules');
+    const expected: Record<string, string> = {
+      trestle: join(installed, 'trestle', 'dist', 'index.js'),
+      'trestle/v4': join(installed, 'trestle', 'dist', 'v4.js'),
+      'trestle/legacy': join(installed, 'trestle', 'dist', 'legacy.js'),
+      [loggerName]: join(installed, loggerName, 'dist', 'index.js'),
+    };
+    for (const [id, file] of Object.entries(expected)) {
+      assert.equal(resolve.sync(id, { basedir: app }), file, id);
+    }
+    for (const entry of ['v4', 'legacy']) {
+      const folder = JSON.parse(readFileSync(join(installed, 'trestle', entry, 'package.json'), 'utf8'));
+      const types = join(installed, 'trestle', entry, folder.types);
+      assert.equal(types, join(installed, 'trestle', 'dist', `${entry}.d.ts`));
+      assert.ok(statSync(types).isFile(), `${types} is missing`);
+    }
+  });
+
+  test('the published JavaScript requires built-ins without the node: scheme', () => {
+    const bare = new Set(builtinModules);
+    const offenders: string[] = [];
+    for (const name of ['trestle', loggerName]) {
+      for (const file of jsFiles(join(app, 'node_modules', name, 'dist'))) {
+        const text = readFileSync(file, 'utf8');
+        for (const match of text.matchAll(/(?:require\(|import\(|from )(["'])node:([\w/]+)\1/g)) {
+          if (bare.has(match[2]!)) offenders.push(`${file}: ${match[0]}`);
+        }
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+});
