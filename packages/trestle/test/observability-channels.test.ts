@@ -8,6 +8,7 @@ import diagnostics from 'node:diagnostics_channel';
 import type * as http from 'node:http';
 import { afterEach, describe, test } from 'node:test';
 import trestle from 'trestle';
+import { serveH2 } from './http2-helpers';
 import legacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
 import { rawRequest, serve } from './helpers';
@@ -268,4 +269,25 @@ describe('trestle.request.start and trestle.request.final', () => {
       ]);
     });
   }
+});
+
+test('trestle.request.start is published for HTTP/2 requests too (h2c, adopted server and wrapped)', async () => {
+  const app = trestle();
+  app.get('/h2', (_req, res) => res.send('ok'));
+  const started: string[] = [];
+  const onStart = (m: unknown) => started.push(String((m as { req: http.IncomingMessage }).req.url));
+  diagnostics.subscribe('trestle.request.start', onStart);
+  try {
+    for (const wrapped of [false, true]) {
+      const served = await serveH2(app, 'h2c', wrapped);
+      try {
+        assert.equal((await served.request('/h2')).text, 'ok');
+      } finally {
+        await served.close();
+      }
+    }
+  } finally {
+    diagnostics.unsubscribe('trestle.request.start', onStart);
+  }
+  assert.deepEqual(started, ['/h2', '/h2']);
 });

@@ -11,6 +11,7 @@ import type { Profile } from '../generations/profile';
 import type { Http2Prototypes } from './http2';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
 import { createError } from '../errors';
+import { lazy } from '../lazy';
 import { requestStart } from '../observability/channels';
 
 type Next = (err?: unknown) => void;
@@ -164,8 +165,7 @@ export const applicationMembers = {
     if (!isInstance(res, classes.ServerResponse, this.response) && Object.getPrototypeOf(res) !== this.response) {
       Object.setPrototypeOf(res, this.response);
     }
-    if (callback === undefined && requestStart.hasSubscribers) requestStart.publish({ req, res, app: this });
-    run(this, req, res, callback ?? finalHandler(req, res, this));
+    start(this, req, res, callback);
   },
 
   use(this: App, ...args: unknown[]): App {
@@ -316,21 +316,25 @@ function isInstance(instance: object, cls: unknown, proto: object): boolean {
   return instance.constructor === cls && (cls as { prototype: object }).prototype === proto;
 }
 
-let http2Module: typeof import('./http2') | undefined;
-
 /** The HTTP/2 support, loaded by the first HTTP/2 request (node:http2 takes 6 ms to load). */
-function http2(): typeof import('./http2') {
-  return (http2Module ??= require('./http2') as typeof import('./http2'));
-}
+const http2 = lazy(() => require('./http2') as typeof import('./http2'));
 
 /** A request from node's HTTP/2 server: the app's HTTP/2 prototypes instead of its HTTP/1.1 ones (see http2.ts). */
 function handleHttp2(app: App, req: Http2ServerRequest, res: Http2ServerResponse, callback?: Next): void {
   const protos = http2().http2Prototypes(app, req);
   if (Object.getPrototypeOf(req) !== protos.request) Object.setPrototypeOf(req, protos.request);
   if (Object.getPrototypeOf(res) !== protos.response) Object.setPrototypeOf(res, protos.response);
-  const r = req as unknown as Req;
-  const s = res as unknown as Res;
-  run(app, r, s, callback ?? finalHandler(r, s, app));
+  start(app, req as unknown as Req, res as unknown as Res, callback);
+}
+
+/**
+ * An app handling a request whose prototypes are its own, over HTTP/1.1 or
+ * HTTP/2: when it answers for itself (no `callback`, so not mounted or
+ * called as middleware), the request's start is published first.
+ */
+function start(app: App, req: Req, res: Res, callback: Next | undefined): void {
+  if (callback === undefined && requestStart.hasSubscribers) requestStart.publish({ req, res, app });
+  run(app, req, res, callback ?? finalHandler(req, res, app));
 }
 
 /** The app's own part of handling a request, once req and res are the app's. */
