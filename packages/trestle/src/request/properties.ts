@@ -9,6 +9,7 @@ import { proxyMembers } from './proxy';
 import { getPathname, getSearch } from '../router/url';
 import type { QueryParserFn } from '../app/settings';
 import { createError } from '../errors';
+import { lazy } from '../lazy';
 
 /** What the members below read from the request. */
 export interface RequestState {
@@ -37,7 +38,8 @@ interface ParsedSlots {
 }
 
 // Only middleware that read `req._parsedUrl` themselves need the parser.
-let parseurl: typeof parseurlFn | undefined;
+// Loaded by the first read of `req._parsedUrl`.
+const parseurl = lazy(() => require('parseurl') as typeof parseurlFn);
 
 /**
  * `url` as the `parseurl` package parses it, kept in `slot` while `url`
@@ -47,8 +49,7 @@ let parseurl: typeof parseurlFn | undefined;
 function parsedFor(req: ParsedSlots, url: string, slot: typeof kParsedUrl | typeof kParsedOriginalUrl): ParsedUrl {
   const cached = req[slot];
   if (cached !== undefined && cached !== null && cached._raw === url) return cached;
-  parseurl ??= require('parseurl') as typeof parseurlFn;
-  const parsed = parseurl({ url } as IncomingMessage) as ParsedUrl;
+  const parsed = parseurl()({ url } as IncomingMessage) as ParsedUrl;
   req[slot] = parsed;
   return parsed;
 }

@@ -10,7 +10,6 @@ import { mergeParams, type ParamCalled, type ParamFactory, type ParamFn, paramsN
 import { createError } from '../errors';
 import { noteLayerPath } from '../observability/layer-run';
 
-
 type Next = (err?: unknown) => void;
 
 /** The part of a profile the router reads. */
@@ -60,7 +59,6 @@ export interface RoutingRequest {
   next?: Next;
   route?: unknown;
 }
-
 
 export interface RouterInstance {
   (req: RoutingRequest, res: unknown, next: Next): void;
@@ -208,7 +206,6 @@ export function route(this: RouterInstance, path: unknown): Route {
   pushLayer(this, layer);
   return r;
 }
-
 
 /** The request's walk through this router's stack. */
 export function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Next): void {
@@ -401,11 +398,9 @@ function emptyParams(parent: Record<string, unknown> | undefined): Record<string
     : {};
 }
 
-
 function appendMethods(list: string[], add: string[]): void {
   for (const m of add) if (list.indexOf(m) === -1) list.push(m);
 }
-
 
 /**
  * The router's layer index for `stack`, rebuilt when the stack changed

@@ -11,21 +11,16 @@ import { makeFileMembers, passOn, pipeFile, type SendFn } from '../../response/f
 import type { ResponseState } from '../../response/members';
 import { makeServeStatic } from '../../middleware/static';
 import { boundedMemo } from '../../memo';
+import { lazy } from '../../lazy';
 import type { SendFileOptions } from '../../types';
 
-let sendV0: typeof import('send-v0') | undefined;
-let contentDispositionV0: typeof import('content-disposition-v0') | undefined;
-
 /** send 0.19, Express 4's. */
-export function loadSendV0(): typeof import('send-v0') {
-  sendV0 ??= require('send-v0') as typeof import('send-v0');
-  return sendV0;
-}
+export const loadSendV0 = lazy(() => require('send-v0') as typeof import('send-v0'));
+const contentDispositionV0 = lazy(() => require('content-disposition-v0') as typeof import('content-disposition-v0'));
 
 /** Content-Disposition as content-disposition 0.5 writes it, for the last segment of `path`. */
 export function contentDispositionV4(path?: string): string {
-  contentDispositionV0 ??= require('content-disposition-v0') as typeof import('content-disposition-v0');
-  return contentDispositionV0(path === undefined ? undefined : basename(path));
+  return contentDispositionV0()(path === undefined ? undefined : basename(path));
 }
 
 // Express 4's sendFile left ETags to send (on) whatever the `etag` setting says.
