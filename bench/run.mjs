@@ -12,9 +12,12 @@ import { runScenario, plannedRows } from './lib/run-scenario.mjs';
 import { addRatios, scenarioTable } from './lib/report.mjs';
 import { goalsTable } from './lib/goals.mjs';
 import { runCold, coldTable } from './lib/cold.mjs';
-import { HTTP2_FRAMEWORKS, HTTP2_SCENARIOS, http2Tool, runHttp2Scenario } from './lib/http2.mjs';
+import { HTTP2_SCENARIOS, http2Rows, http2Tool, runHttp2Scenario } from './lib/http2.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
+// What a round costs beyond its duration (starting the load generator,
+// reading /proc), in seconds: for the time estimate.
+const ROUND_SLACK = 0.08;
 const PACKAGES = ['express', 'express4', 'fastify', 'hono', '@hono/node-server', 'koa', '@koa/router', 'polka',
   'morgan', 'pino', 'pino-http', 'autocannon', 'trestle', 'logline-http'];
 
@@ -34,14 +37,26 @@ function versions() {
   return found;
 }
 
+// Which tools measured the run: the HTTP/1.1 one for its HTTP/1.1
+// scenarios, the HTTP/2 one (lib/http2.mjs) for the HTTP/2 ones.
+function toolsUsed({ meta, scenarios }) {
+  const names = Object.keys(scenarios);
+  const http1 = names.some((name) => !(name in HTTP2_SCENARIOS) && !scenarios[name].cold);
+  const http2 = [...new Set(names.filter((name) => name in HTTP2_SCENARIOS).map((name) => scenarios[name].tool))];
+  return [
+    ...(http1 ? [`${meta.tool} with ${meta.connections} connections (HTTP/1.1)`] : []),
+    ...http2.map((tool) => `${tool} (HTTP/2)`),
+  ].join(', ') || meta.tool;
+}
+
 // The raw figures as JSON, and the tables as markdown beside them (same
 // name, .md) for pasting into docs/PERFORMANCE.md.
 function writeResults(file, results, tables) {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
-  const { date, mode, tool, connections, warmup, rounds, duration, placement, node, cpu, seconds } = results.meta;
-  const header = `Run of ${date} (${mode}${seconds ? `, ${seconds}s` : ''}): node ${node} on ${cpu}; ${tool}, ` +
-    `${connections} connections, warm-up ${warmup}s, median of ${rounds} round(s) of ${duration}s; ${placement}.`;
+  const { date, mode, warmup, rounds, duration, placement, node, cpu, seconds } = results.meta;
+  const header = `Run of ${date} (${mode}${seconds ? `, ${seconds}s` : ''}): node ${node} on ${cpu}; ${toolsUsed(results)}; ` +
+    `warm-up ${warmup}s, median of ${rounds} round(s) of ${duration}s; ${placement}.`;
   writeFileSync(file.replace(/(\.json)?$/, '.md'), [header, ...tables].join('\n\n') + '\n');
 }
 
@@ -67,13 +82,19 @@ async function main() {
     : `server on CPU ${SERVER_CPU}, load generator on CPU ${LOAD_CPU} (taskset)`;
 
   const rowsOf = (name) => plannedRows(scenarioData.scenarios[name], options.frameworks).filter((row) => row.status === 'pending').length;
-  const http2Rows = (name) => HTTP2_FRAMEWORKS.filter((f) => options.frameworks.includes(f)).length;
+  const h2Rows = http2Rows(options.frameworks).length;
   const loadScenarios = options.scenarios.filter((name) => name in HTTP2_SCENARIOS || !scenarioData.scenarios[name].cold);
-  const rows = loadScenarios.reduce((sum, name) => sum + (name in HTTP2_SCENARIOS ? http2Rows(name) : rowsOf(name)), 0);
-  // Per row: warm-up, rounds and a little slack; per scenario: server start-up;
-  // a cold row: its runs, a warm-up run and a module count, about 0.3s each.
+  // Per row: warm-up, rounds (wrk counts whole seconds) with ROUND_SLACK
+  // each, and a little slack; per scenario: server start-up; a cold row: its
+  // runs, a warm-up run and a module count, about 0.3s each.
+  const http1Round = options.tool === 'wrk' ? Math.max(1, Math.round(options.duration)) : options.duration;
+  const rowSeconds = (round) => options.warmup + options.rounds * (round + ROUND_SLACK) + 0.2;
   const coldRuns = options.scenarios.includes('cold') ? rowsOf('cold') * (options.runs + 2) : 0;
-  const estimate = rows * (options.warmup + options.rounds * options.duration + 0.2) + loadScenarios.length * 1.5 + coldRuns * 0.3;
+  const estimate = loadScenarios.reduce((sum, name) =>
+    sum + (name in HTTP2_SCENARIOS ? h2Rows * rowSeconds(options.duration) : rowsOf(name) * rowSeconds(http1Round)), 0) +
+    loadScenarios.length * 1.5 + coldRuns * 0.3;
+  // The hard stop never cuts a run shorter than its own estimate allows.
+  const deadlineSeconds = Math.round(Math.max(options.deadline, estimate * 1.5));
   log(`bench (${options.mode}): ${options.scenarios.join(', ')} × ${options.frameworks.join(', ')}`);
   log(`${options.tool}, ${options.connections} connections, warm-up ${options.warmup}s, ` +
     `${options.rounds} round(s) of ${options.duration}s; ${placement}; about ${Math.round(estimate)}s\n`);
@@ -101,10 +122,10 @@ async function main() {
   const tables = [];
   // A hard stop, whatever hangs: servers exit when our stdin pipes close.
   const deadline = setTimeout(() => {
-    console.error(`bench: stopped after the ${options.deadline}s deadline; partial figures in ${options.out}`);
+    console.error(`bench: stopped after the ${deadlineSeconds}s deadline; partial figures in ${options.out}`);
     writeResults(options.out, results, tables);
     process.exit(1);
-  }, options.deadline * 1000);
+  }, deadlineSeconds * 1000);
   deadline.unref();
 
   const started = Date.now();

@@ -64,7 +64,7 @@ const scenarios = {
     // The first listed is the one the "vs" columns compare against.
     variants: {
       node: ['hand-written'],
-      trestle: ['logline'],
+      trestle: ['logline', 'logline-json'],
       express5: ['morgan', 'pino-http'],
       express4: ['morgan'],
       fastify: ['pino'],
@@ -81,6 +81,9 @@ const scenarios = {
       body: JSON.stringify(BODY),
     },
     expect: { type: 'application/json', json: BODY },
+    // Rows added beside each framework's own (issue 23): the bare server and
+    // Fastify sending a weak ETag as Express does by default.
+    extraVariants: { node: ['etag'], fastify: ['etag'] },
     notes: { node: 'parsed by hand', koa: 'parsed by hand (no koa-bodyparser)' },
   },
   static: {

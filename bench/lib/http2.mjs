@@ -22,6 +22,16 @@ export const HTTP2_SCENARIOS = {
   'h2-json': { base: 'json', mode: 'h2' },
 };
 export const HTTP2_FRAMEWORKS = ['node', 'trestle', 'fastify', 'hono'];
+// Rows beside a framework's own: bare node sending Express's default weak
+// ETag, which trestle sends too (issue 23 judges trestle against it).
+const EXTRA_VARIANTS = { node: ['etag'] };
+
+/** The rows of an HTTP/2 scenario for the frameworks asked for. */
+export function http2Rows(frameworks) {
+  return HTTP2_FRAMEWORKS.filter((f) => frameworks.includes(f)).flatMap((framework) =>
+    [null, ...(EXTRA_VARIANTS[framework] ?? [])].map((variant) =>
+      ({ framework, variant, label: variant ? `${framework} (${variant})` : framework, status: 'pending' })));
+}
 
 const CLIENTS = 8;
 const STREAMS = 16;
@@ -37,19 +47,23 @@ export function hasH2load() {
 
 const origin = (mode, port) => `${mode === 'h2' ? 'https' : 'http'}://127.0.0.1:${port}`;
 
+// h2load takes its duration in milliseconds too ("500ms"), and says how long
+// the run took ("finished in 500.31ms," or "finished in 1.00s,").
 async function runH2load({ url, seconds }) {
-  const whole = Math.max(1, Math.round(seconds));
-  const args = ['-c', String(CLIENTS), '-m', String(STREAMS), '-D', String(whole), url];
+  const ms = Math.max(100, Math.round(seconds * 1000));
+  const args = ['-c', String(CLIENTS), '-m', String(STREAMS), '-D', `${ms}ms`, url];
   const out = await new Promise((resolve, reject) => {
-    execFile('h2load', args, { timeout: (whole + 15) * 1000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    execFile('h2load', args, { timeout: ms + 15_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
   });
   const number = (re) => Number(re.exec(out)?.[1] ?? 0);
   const succeeded = number(/(\d+) succeeded/);
+  const took = /finished in ([\d.]+)(ms|s),/.exec(out);
+  const elapsed = took ? Number(took[1]) / (took[2] === 'ms' ? 1000 : 1) : ms / 1000;
   return {
-    rps: succeeded / whole,
+    rps: succeeded / elapsed,
     p99ms: null,
     requests: succeeded,
-    seconds: whole,
+    seconds: elapsed,
     errors: number(/(\d+) errored/) + number(/(\d+) timeout/),
     non2xx: number(/\d+ 2xx, (\d+) 3xx/) + number(/(\d+) 4xx/) + number(/(\d+) 5xx/),
   };
@@ -133,12 +147,12 @@ export async function runHttp2Scenario({ name, options, pinned, log }) {
   const { base, mode } = HTTP2_SCENARIOS[name];
   const scenario = scenarioData.scenarios[base];
   const measure = hasH2load() ? runH2load : runNodeClient;
-  const rows = HTTP2_FRAMEWORKS.filter((f) => options.frameworks.includes(f))
-    .map((framework) => ({ framework, variant: mode, label: framework, status: 'pending' }));
+  const rows = http2Rows(options.frameworks);
   const began = Date.now();
   await Promise.all(rows.map(async (row) => {
     try {
-      row.server = await startServer({ framework: `${row.framework}-h2`, scenario: base, variant: mode, cpus: pinned ? '0,1' : null });
+      const variant = row.variant ? `${mode}+${row.variant}` : mode;
+      row.server = await startServer({ framework: `${row.framework}-h2`, scenario: base, variant, cpus: pinned ? '0,1' : null });
       row.status = 'ok';
     } catch (err) {
       row.status = 'skipped';
@@ -170,7 +184,7 @@ export async function runHttp2Scenario({ name, options, pinned, log }) {
         const shares = cpuShares(before, after);
         // The server's CPU time per answer: steadier than req/s on a busy machine.
         const cpuUs = after.server == null || !figures.requests ? null : ((after.server - before.server) * 1e6) / figures.requests;
-        row.rounds.push({ ...figures, ...shares, cpuUs, disturbed: shares.otherCpu > 0.2 });
+        row.rounds.push({ round, ...figures, ...shares, cpuUs, disturbed: shares.otherCpu > 0.2 });
       }
     }
     for (const row of live()) row.rssMB = rssMB(row.server.pid);

@@ -6,14 +6,16 @@ export const FRAMEWORKS = ['node', 'trestle', 'express5', 'express4', 'fastify',
 // The HTTP/2 ones (lib/http2.mjs) come last, measured with node, trestle, fastify and hono.
 export const SCENARIOS = [...Object.keys(scenarioData.scenarios), ...Object.keys(HTTP2_SCENARIOS)];
 
-// Sized so that the full suite (60 framework/scenario rows) stays under ~8
-// minutes by default and under a minute with --quick. Many short rounds give
-// a steadier median than a few long ones on a shared, noisy machine. runs:
-// the cold scenario's fresh processes per framework.
-// retryShare: how many disturbed rounds may be measured again, as a share of
-// all rounds; deadline: a hard stop for the whole run.
+// The default gives the 12 interleaved rounds the judging rule asks for
+// (lib/goals.mjs), short enough that the full suite (about 100
+// framework/scenario rows) stays around a quarter of an hour; --quick stays
+// under a minute. Many short rounds give a steadier median than a few long
+// ones on a shared, noisy machine. runs: the cold scenario's fresh processes
+// per framework. retryShare: how many disturbed rounds may be measured
+// again, as a share of all rounds; deadline: a hard stop for the whole run
+// (run.mjs lengthens it when the run's own estimate needs more).
 const PRESETS = {
-  default: { warmup: 0.5, rounds: 5, duration: 1, retryShare: 0.1, runs: 15, deadline: 15 * 60 },
+  default: { warmup: 0.5, rounds: 12, duration: 0.5, retryShare: 0.1, runs: 15, deadline: 20 * 60 },
   quick: { warmup: 0.2, rounds: 1, duration: 0.25, retryShare: 0, runs: 5, deadline: 3 * 60 },
 };
 
@@ -24,13 +26,19 @@ const HELP = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [optio
   --frameworks a,b        frameworks to run: ${FRAMEWORKS.join(', ')}
   --tool autocannon|wrk   load generator (default autocannon; wrk only if on PATH)
   --connections N         concurrent connections (default 64)
-  --rounds N              measured rounds per framework (default 5, quick 1)
-  --duration S            seconds per round (default 1, quick 0.25)
+  --rounds N              measured rounds per framework (default 12, quick 1); the
+                          targets table judges by the median of per-round ratios and
+                          wants 12 or more (fewer are marked as such)
+  --duration S            seconds per round (default 0.5, quick 0.25; wrk: whole seconds)
   --warmup S              warm-up seconds per server (default 0.5, quick 0.2)
   --runs N                cold scenario: fresh processes per framework (default 15, quick 5)
   --no-pin                do not pin server and load generator to separate CPUs
   --out FILE              raw figures (default bench/results/latest.json)
   --help                  this text
+
+Rows beside a framework's own: body has node (etag) and fastify (etag) (Express's
+weak ETag by hand, @fastify/etag); logger has trestle (logline) and (logline-json);
+each HTTP/2 scenario has node (etag).
 
 Example: node bench/run.mjs --quick --only hello --frameworks node,trestle,fastify`;
 

@@ -8,10 +8,11 @@ import { pin, rssMB, cpuSnapshot, cpuShares, SERVER_CPU } from './cpu.mjs';
 import { median } from './report.mjs';
 
 // The rows of a scenario's table: one per framework, or one per logger
-// variant where the scenario lists them (and n/a where it lists none).
+// variant where the scenario lists them (and n/a where it lists none); a
+// scenario's extraVariants add rows after a framework's default one.
 export function plannedRows(scenario, frameworks) {
   return frameworks.flatMap((framework) => {
-    const variants = scenario.variants ? scenario.variants[framework] : [null];
+    const variants = scenario.variants ? scenario.variants[framework] : [null, ...(scenario.extraVariants?.[framework] ?? [])];
     const note = scenario.notes?.[framework];
     if (!variants) return [{ framework, variant: null, label: framework, status: 'n/a', note: 'n/a' }];
     return variants.map((variant) => ({
@@ -29,12 +30,13 @@ function skip(row, why, log) {
 // A round in which other processes used more than this share of a CPU.
 const DISTURBED = 0.2;
 
-// Measures one round against a live row.
-async function measureRound(row, measure, seconds, load) {
+// Measures one round against a live row. `round` is the round's index, so
+// the goals can pair each framework's figure with its peers' of that round.
+async function measureRound(row, measure, seconds, load, round) {
   const before = cpuSnapshot(row.server.pid);
   const figures = await measure({ port: row.server.port, seconds, ...load });
   const shares = cpuShares(before, cpuSnapshot(row.server.pid));
-  return { ...figures, ...shares, disturbed: shares.otherCpu > DISTURBED };
+  return { round, ...figures, ...shares, disturbed: shares.otherCpu > DISTURBED };
 }
 
 export async function runScenario({ name, scenario, options, measure, pinned, log }) {
@@ -74,7 +76,7 @@ export async function runScenario({ name, scenario, options, measure, pinned, lo
       for (const row of [...order.slice(shift), ...order.slice(0, shift)]) {
         let figures;
         do {
-          figures = await measureRound(row, measure, options.duration, load);
+          figures = await measureRound(row, measure, options.duration, load, round);
           row.rounds.push(figures);
         } while (figures.disturbed && retries-- > 0);
       }

@@ -1,13 +1,15 @@
 'use strict';
 // Fastify 5 with its defaults. Pass-through middleware are onRequest hooks
 // (fastify's own idiom; @fastify/middie is not installed). Static files go
-// through @fastify/static, fastify's own plugin, with its defaults.
+// through @fastify/static, fastify's own plugin, with its defaults. The `etag`
+// variant registers @fastify/etag, weak, to send an ETag as Express does.
 const Fastify = require('fastify');
 const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 
-function build({ name, scenario }) {
+function build({ name, scenario, variant }) {
   const app = Fastify(name === 'logger' ? loggerOptions() : {});
+  if (variant === 'etag') app.register(require('@fastify/etag'), { weak: true });
   const hello = async () => HELLO;
   switch (name) {
     case 'hello':

@@ -8,6 +8,8 @@ function connectLogger(variant) {
   switch (variant) {
     case 'logline':
       return require('logline-http')('combined', { stream: logStream() });
+    case 'logline-json': // one JSON object per line, as pino writes
+      return require('logline-http')('json', { stream: logStream() });
     case 'morgan':
       return require('morgan')('combined', { stream: logStream() });
     case 'pino-http': {

@@ -1,9 +1,11 @@
 'use strict';
-// Bare node on its HTTP/2 compatibility API: the ceiling for HTTP/2.
+// Bare node on its HTTP/2 compatibility API: the ceiling for HTTP/2. The
+// variant is the mode, `h2c` or `h2`, or the mode and `+etag` ("h2c+etag"):
+// every answer then carries Express's default weak ETag (as node.js's `etag`).
 const { HELLO, JSON_REPLY } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 const { createH2Server, modeOf } = require('./h2-common');
-const { send, sendText, sendJson } = require('./respond');
+const { send, sendText, sendJson, sendWeakETags } = require('./respond');
 
 const notFound = (res) => send(res, 404, 'text/plain; charset=utf-8', 'Not Found');
 
@@ -19,4 +21,6 @@ function handler(name) {
 }
 
 const args = parseArgs();
-createH2Server(modeOf(args.variant), handler(args.name)).listen(args.port, HOST, ready).on('error', fail);
+const [mode, extra] = String(args.variant).split('+');
+if (extra === 'etag') sendWeakETags();
+createH2Server(modeOf(mode), handler(args.name)).listen(args.port, HOST, ready).on('error', fail);
