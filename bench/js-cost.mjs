@@ -35,8 +35,10 @@ function parse(argv) {
 const HELP = `Usage: node bench/js-cost.mjs [--only a,b] [--frameworks a,b] [--rounds N]
 
 JavaScript cost per request (ns), sockets left out. Defaults: --only ${DEFAULT_SCENARIOS.join(',')}
---frameworks ${DEFAULT_FRAMEWORKS.join(',')} --rounds 3. A framework may name a variant:
---frameworks node:hand-written,trestle:logline,fastify:pino --only logger`;
+--frameworks ${DEFAULT_FRAMEWORKS.join(',')} --rounds 3. A framework may name a variant (without
+one it runs the scenario's default, as in the suite):
+--frameworks node:hand-written,trestle:logline,trestle:logline-json,fastify:pino --only logger
+--frameworks node:etag,trestle,fastify:etag --only body   (Express's weak ETag by hand; @fastify/etag)`;
 
 function hasTaskset() {
   try {
@@ -47,8 +49,11 @@ function hasTaskset() {
   }
 }
 
+// A framework named without a variant runs the scenario's default for it,
+// as in the suite (the logger scenario's first listed logger).
 function measure(spec, scenario, pin) {
-  const [framework, variant] = spec.split(':');
+  const [framework, named] = spec.split(':');
+  const variant = named ?? scenarioData.scenarios[scenario].variants?.[framework]?.[0];
   const args = [CHILD, framework, scenario, ...(variant ? [variant] : [])];
   const [command, commandArgs] = pin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
   const child = spawnSync(command, commandArgs, {
