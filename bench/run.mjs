@@ -46,7 +46,7 @@ function toolsUsed({ meta, scenarios }) {
   return [
     ...(http1 ? [`${meta.tool} with ${meta.connections} connections (HTTP/1.1)`] : []),
     ...http2.map((tool) => `${tool} (HTTP/2)`),
-  ].join(', ') || meta.tool;
+  ].join(', ') || 'no load generator (cold only)';
 }
 
 // The raw figures as JSON, and the tables as markdown beside them (same
