@@ -1,6 +1,9 @@
 // The three layouts of the :date token. The CLF and web strings only change
 // once a second, so each is kept with the second it was built for; under load
-// most lines reuse the string instead of formatting a Date again.
+// most lines reuse the string instead of formatting a Date again. ISO 8601
+// has milliseconds: its whole-second part is kept the same way and the
+// milliseconds appended (toISOString on every line was 6% of a logged
+// request in the json format).
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -19,6 +22,16 @@ function formatClf(date: Date): string {
 
 function formatWeb(date: Date): string {
   return date.toUTCString();
+}
+
+/** `2000-10-10T13:55:36.` : toISOString up to its milliseconds. */
+function formatIsoSecond(date: Date): string {
+  const iso = date.toISOString();
+  return iso.slice(0, iso.length - 4);
+}
+
+function pad3(n: number): string {
+  return n < 10 ? '00' + n : n < 100 ? '0' + n : String(n);
 }
 
 /** A per-second cache for one whole-second layout. */
@@ -40,6 +53,7 @@ class SecondCache {
 
 const clf = new SecondCache(formatClf);
 const web = new SecondCache(formatWeb);
+const isoSecond = new SecondCache(formatIsoSecond);
 
 /**
  * The current time in the named layout (`clf`, `iso` or `web`, default
@@ -51,7 +65,7 @@ export function currentDate(layout: string | undefined): string | undefined {
     case 'clf':
       return clf.at(now);
     case 'iso':
-      return new Date(now).toISOString();
+      return isoSecond.at(now) + pad3(now % 1000) + 'Z';
     case 'web':
       return web.at(now);
     default:

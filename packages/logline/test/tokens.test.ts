@@ -21,15 +21,19 @@ describe(':date', () => {
   test('follows the clock from one second to the next', async (t) => {
     t.mock.timers.enable({ apis: ['Date'], now: Date.UTC(2024, 1, 29, 23, 59, 59, 999) });
     const sink = new LineSink();
-    const app = await serve([logger('[:date[clf]] [:date[web]]', { stream: sink })], ok);
+    const app = await serve([logger('[:date[clf]] [:date[web]] [:date[iso]]', { stream: sink })], ok);
     try {
       await request(app.url).get('/');
       await sink.waitForWrites(1);
       t.mock.timers.tick(1);
       await request(app.url).get('/');
-      assert.deepEqual(await sink.lines(2), [
-        '[29/Feb/2024:23:59:59 +0000] [Thu, 29 Feb 2024 23:59:59 GMT]',
-        '[01/Mar/2024:00:00:00 +0000] [Fri, 01 Mar 2024 00:00:00 GMT]',
+      await sink.waitForWrites(2);
+      t.mock.timers.tick(42);
+      await request(app.url).get('/');
+      assert.deepEqual(await sink.lines(3), [
+        '[29/Feb/2024:23:59:59 +0000] [Thu, 29 Feb 2024 23:59:59 GMT] [2024-02-29T23:59:59.999Z]',
+        '[01/Mar/2024:00:00:00 +0000] [Fri, 01 Mar 2024 00:00:00 GMT] [2024-03-01T00:00:00.000Z]',
+        '[01/Mar/2024:00:00:00 +0000] [Fri, 01 Mar 2024 00:00:00 GMT] [2024-03-01T00:00:00.042Z]',
       ]);
     } finally {
       await app.close();
