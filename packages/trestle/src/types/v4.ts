@@ -10,7 +10,7 @@ import type { SendFileOptions, StaticOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
 import type { Request } from './request';
 import type { Response } from './response';
-import type { Route, RouteMatcher, Router } from './router';
+import type { Route, RouteConstructor, RouteMatcher, Router, RouterPrototypeFactory } from './router';
 
 declare module './generation' {
   interface GenerationTypes<P, ResBody, ReqBody, ReqQuery, LocalsObj extends LocalsRecord, StatusCode extends number> {
@@ -190,6 +190,10 @@ export interface QueryOptions {
 
 /** The factory `require('trestle/v4')` returns, with its members. */
 export interface TrestleV4 extends FactoryMembers<'v4'>, UnbundledMiddleware {
+  /** Creates a router: `trestle.Router({ mergeParams: true })` or `new trestle.Router()`. */
+  Router: RouterPrototypeFactory<'v4'>;
+  /** The route class: `new trestle.Route(path)`. */
+  Route: RouteConstructor<'v4'>;
   /** Creates an application; `L` types `app.locals`. Its paths use the v4 path syntax. */
   <L extends LocalsRecord = LocalsRecord>(): ApplicationV4<L>;
   /** Parses the query string into `req.query` when nothing has yet (in an app the router already has): with `qs` and `options`, or with a parser function. */
