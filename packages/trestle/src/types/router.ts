@@ -293,6 +293,7 @@ export interface Router<G extends Generation = 'v5'> extends RouterPrototype<G> 
 /** `new trestle.Route(path)`; `Route.prototype` holds the methods every route inherits. */
 export interface RouteConstructor<G extends Generation = 'v5'> {
   new (path: PathParams): Route<ParamsDictionary, G>;
+  /** The methods every route inherits: a function replaced here applies to every route. */
   readonly prototype: RouteMethods<ParamsDictionary, G>;
 }
 
@@ -304,6 +305,7 @@ export interface RouterConstructor<G extends Generation = 'v5'> {
 
 /** `trestle.Router` of Express 5 (router 2): routers inherit `Router.prototype`, and `Router.Route` is the route class. */
 export interface RouterClass extends RouterConstructor<'v5'> {
+  /** The methods every router (and app) inherits: a function replaced here applies to every router. */
   readonly prototype: RouterPrototype<'v5'>;
   /** The route class, the same as `trestle.Route` (`req.route instanceof Router.Route`). */
   Route: RouteConstructor<'v5'>;
@@ -315,5 +317,6 @@ export interface RouterClass extends RouterConstructor<'v5'> {
  * (`trestle.Router.use`); `Router.prototype` is an ordinary function's.
  */
 export interface RouterPrototypeFactory<G extends 'v4' | 'legacy'> extends RouterConstructor<G>, RouterPrototype<G> {
+  /** An ordinary function's prototype: the routers' methods are on `Router` itself. */
   readonly prototype: object;
 }
