@@ -210,6 +210,30 @@ describe('v4 and legacy: Router is the prototype of every router', () => {
     assert.equal(typeof old().router, 'function');
   });
 
+  test("v4: '_router' in app is false until the app routes, as on Express 4, even after a request", async () => {
+    const observe = async (express: ExpressLike) => {
+      const seen: unknown[] = [];
+      const app = express() as AppLike & { set(name: string, value: unknown): unknown; lazyrouter(): unknown };
+      app.set('etag', false);
+      seen.push('_router' in app, app._router);
+      const empty = await serve(app as unknown as http.RequestListener);
+      try {
+        const res = await rawRequest(empty.port, 'GET', '/nothing');
+        seen.push(res.status, res.headers['x-powered-by'], '_router' in app);
+      } finally {
+        await empty.close();
+      }
+      app.get('/x', (_req, res) => res.send('x'));
+      seen.push('_router' in app, Object.keys(app).includes('_router'), app._router!.stack.length, await get(app, '/x'));
+      const other = express() as typeof app;
+      seen.push(other.lazyrouter() === other._router, '_router' in other);
+      return seen;
+    };
+    const ours = await observe(v4);
+    assert.deepEqual(ours, await observe(express4));
+    assert.deepEqual(ours.slice(0, 5), [false, undefined, 404, undefined, false]);
+  });
+
   test("v4: the app router's layers are Express 4's: names, regexp source and flags, keys", async () => {
     const describeStack = (stack: LayerLike[]): unknown[] =>
       stack.map((l) => ({

@@ -41,6 +41,11 @@ export interface RouterShape {
   paramError(name: string, fn: unknown): Error;
   /** Middleware every app router starts with (Express 4's `query` and `expressInit`). */
   appLayers: ReadonlyArray<(req: never, res: never, next: Next) => void>;
+  /**
+   * v4 (Express 4 creates the app router on first use): called once it is,
+   * to show it as `app._router`; until then a request gets the final handler.
+   */
+  appRouterCreated?: (app: object) => void;
 }
 
 export interface RouterOptions {

@@ -118,8 +118,8 @@ export interface ApplicationLegacy<L extends LocalsRecord = LocalsRecord> extend
   readonly routes: Record<string, LegacyRouteRecord[]>;
   /** The application's middleware router once middleware created it (`lazyrouter()`). */
   _router: Router<'legacy'> | undefined;
-  /** Creates the middleware router if it does not exist yet, and returns it. */
-  lazyrouter(): Router<'legacy'>;
+  /** Creates the middleware router if it does not exist yet; it returns nothing: read `app._router` after. */
+  lazyrouter(): void;
   /** Calls `fn` (with the app as `this`) when no environment is named, or when the `env` setting is one of those named. */
   configure(...envsThenFn: [...envs: string[], fn: (this: this) => void]): this;
   /** Alias of `app.delete()`. */

@@ -95,10 +95,10 @@ export type ParamFactory<G extends 'v4' | 'legacy' = 'v4'> = (name: string, arg:
 export interface ApplicationV4<L extends LocalsRecord = LocalsRecord> extends ApplicationCore<L, 'v4'> {
   /** Express 4 removed `app.router`: reading it throws an error that says so. */
   readonly router: never;
-  /** The application router once a route or middleware created it (`lazyrouter()`), as tools for Express 4 read it. */
-  _router: Router<'v4'> | undefined;
-  /** Creates the application router if it does not exist yet, and returns it. */
-  lazyrouter(): Router<'v4'>;
+  /** The application router once a route or middleware created it (`lazyrouter()`), as tools for Express 4 read it; absent before (`'_router' in app` is false). */
+  _router?: Router<'v4'> | undefined;
+  /** Creates the application router if it does not exist yet; as in Express 4 it returns nothing: read `app._router` after. */
+  lazyrouter(): void;
   /** @deprecated Use `app.delete()`. */
   del: RouteMatcher<this, 'v4'>;
   /** Adds a param trigger for `:name` (or each of several names). */
