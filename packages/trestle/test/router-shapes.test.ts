@@ -276,6 +276,22 @@ describe('v4 and legacy: Router is the prototype of every router', () => {
     assert.deepEqual(await get(ours, '/users/7'), await get(theirs, '/users/7'));
   });
 
+  test("v4: layer keys are Express 4's whole: name, optional and path-to-regexp 0.1's offset", () => {
+    const paths: Array<string | RegExp | Array<string | RegExp>> = [
+      '/:id', '/a/:b?', '/:x(\\d+)', '*', '/a/*/b/:c', '/:a.:b', ['/p/:q', '/r/:s?'], /^\/re\/(\d+)$/, /^\/(?<n>[a-z]+)\/(\d)/, '/static',
+    ];
+    const keysOf = (express: ExpressLike) => {
+      const app = express();
+      for (const path of paths) app.get(path as string, (_req, res) => res.send('ok'));
+      const router = express.Router();
+      router.use('/m/:id', (_req: Req, _res: Res, next: Next) => next());
+      return { routes: app._router!.stack.map((l) => l.keys), use: router.stack[0]!.keys, routeLayer: app._router!.stack[2]!.route!.stack[0]!.keys };
+    };
+    const ours = keysOf(v4);
+    assert.deepEqual(ours, keysOf(express4));
+    assert.deepEqual(ours.routes[3], [{ name: 'b', optional: true, offset: 2 }]);
+  });
+
   test('legacy: every record of app.routes has its regexp from the start', () => {
     const app = old();
     app.get('/static/page', (_req, res) => res.send('page'));

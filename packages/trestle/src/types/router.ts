@@ -258,6 +258,8 @@ export interface Layer {
     name: string | number;
     /** Whether the parameter may be absent. */
     optional?: boolean;
+    /** `trestle/v4`: where path-to-regexp 0.1 placed it, as on Express 4's layers. */
+    offset?: number;
   }>;
   /** A route's layer: its method, lower-case (`undefined` for `.all()`); `undefined` in a router's stack. */
   method: string | undefined;
