@@ -108,7 +108,7 @@ const expected = {
  */
 const routerBookkeeping = ['_params', 'profile', '_layers', '_layerIndex', '_indexStale'];
 /** A route's dispatch and bookkeeping: Express's `route.dispatch` and `_handles_method` are not declared by `@types/express` either. */
-const routeInternals = ['dispatch', '_handlesMethod', '_methods', 'addMethod', 'handlers', 'layer'];
+const routeInternals = ['dispatch', '_handlesMethod', '_methods', 'addMethod', 'handlers', 'layer', '_profile'];
 const parsedUrls = ['_parsedUrl', '_parsedOriginalUrl'];
 const internal = {
   v5: { request: parsedUrls, application: ['_classes', '_framework'], router: routerBookkeeping },
