@@ -5,7 +5,8 @@
 // The clock is morgan's, on morgan's fields, because apps read them (tokens
 // built on `req._startTime`, durations from `req._startAt`): each logger
 // sets `req._startAt` (a `process.hrtime()` pair) and `req._startTime` (a
-// Date) when it runs, and `res._startAt` is set when the headers are written.
+// Date) when it runs, and `res._startAt` and `res._startTime` are set when the
+// headers are written.
 // `:response-time` and `:total-time` are `-` when either `_startAt` is
 // missing, as morgan's are.
 //
@@ -53,7 +54,10 @@ function exchangeOf(res: LoglineResponse): Exchange | undefined {
 // Node writes headers through `this.writeHead`, also implicitly from
 // write()/end(), so this sees every way headers go out.
 function timedWriteHead(this: Tracked): ServerResponse {
-  if (this._startAt === undefined) this._startAt = process.hrtime();
+  if (this._startAt === undefined) {
+    this._startAt = process.hrtime();
+    this._startTime = new Date();
+  }
   // `arguments` passes whatever the caller gave through untouched.
   return Reflect.apply((this[EXCHANGE] as Exchange).writeHead, this, arguments) as ServerResponse;
 }
@@ -94,6 +98,7 @@ export function logAtEnd(req: LoglineRequest, res: LoglineResponse, logger: EndO
   // address once it is destroyed, before a line for an aborted request is due.
   if (req._remoteAddress === undefined) req._remoteAddress = req.socket?.remoteAddress;
   res._startAt = undefined;
+  res._startTime = undefined;
   (res as Tracked)[EXCHANGE] = {
     req,
     start,

@@ -58,7 +58,12 @@ const devLines = new Map<number, FormatFn>(
   ]),
 );
 
+// NO_COLOR (https://no-color.org), set to anything but '' when logline loads:
+// the dev line without colour codes, as morgan 1.12 writes it then.
+const plainDev = process.env.NO_COLOR ? compile(':method :url :status :response-time ms - :res[content-length]') : undefined;
+
 const devFormat: FormatFn = (tokens, req, res) => {
+  if (plainDev !== undefined) return plainDev(tokens, req, res);
   const line = devLines.get(devColor(headersSent(res) ? res.statusCode : undefined)) as FormatFn;
   return line(tokens, req, res);
 };

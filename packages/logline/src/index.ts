@@ -72,7 +72,7 @@ for (const name of formatNames()) exposeFormat(logger, name);
 declare namespace logger {
   /** The request as logline reads it: node's `IncomingMessage` plus `originalUrl`, `ip`, and morgan's `_remoteAddress`, `_startAt` and `_startTime` when set. */
   export type LoglineRequest = types.LoglineRequest;
-  /** The response as logline reads it: node's `ServerResponse` plus morgan's `_startAt` when set. */
+  /** The response as logline reads it: node's `ServerResponse` plus morgan's `_startAt` and `_startTime` when set. */
   export type LoglineResponse = types.LoglineResponse;
   /** A `process.hrtime()` reading, `[seconds, nanoseconds]`: the type of morgan's `_startAt` fields. */
   export type HrTime = types.HrTime;

@@ -33,6 +33,8 @@ export type HrTime = [number, number];
 export interface LoglineResponse extends ServerResponse {
   /** When the headers were written, as `process.hrtime()` gives it; morgan's field. */
   _startAt?: HrTime;
+  /** When the headers were written, as a Date; morgan's field. */
+  _startTime?: Date;
 }
 
 /** What a token returns. A falsy value is shown as `-` in format strings. */

@@ -245,9 +245,9 @@ export interface NodeRun {
   stderr: string;
 }
 
-/** Runs a script in a fresh node process from the package folder (where `require('logline-http')` resolves). */
-export function runNode(script: string, flags: string[] = []): NodeRun {
-  const env = { ...process.env };
+/** Runs a script in a fresh node process from the package folder (where `require('logline-http')` resolves); `extraEnv` adds to its environment. */
+export function runNode(script: string, flags: string[] = [], extraEnv: Record<string, string> = {}): NodeRun {
+  const env = { ...process.env, ...extraEnv };
   delete env.NODE_TEST_CONTEXT; // the child is a plain script, not a test file
   const run = spawnSync(process.execPath, [...flags, '-e', script], {
     cwd: path.resolve(__dirname, '..'),

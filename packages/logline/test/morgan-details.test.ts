@@ -7,11 +7,11 @@ import { describe, test } from 'node:test';
 import morgan from 'morgan';
 import request from 'supertest';
 import logger from 'logline-http';
-import { lineFor, send } from './helpers.js';
+import { lineFor, runNode, send } from './helpers.js';
 import { linesApart, withoutDurations } from './twins.js';
 
 type Timed = IncomingMessage & { _startAt?: unknown; _startTime?: unknown; seen?: string };
-type TimedResponse = ServerResponse & { _startAt?: unknown };
+type TimedResponse = ServerResponse & { _startAt?: unknown; _startTime?: unknown };
 
 /** The same token in both loggers, as an app moving from morgan would define it. */
 function defineInBoth(name: string, fn: (req: Timed, res: TimedResponse) => string): void {
@@ -26,7 +26,7 @@ function kind(value: unknown): string {
   return String(value);
 }
 
-defineInBoth('fields', (req, res) => `${kind(req._startAt)} ${kind(req._startTime)} ${kind(res._startAt)}`);
+defineInBoth('fields', (req, res) => `${kind(req._startAt)} ${kind(req._startTime)} ${kind(res._startAt)} ${kind(res._startTime)}`);
 defineInBoth('seen', (req) => req.seen ?? '-');
 defineInBoth('started', (req) => (req._startTime instanceof Date ? req._startTime.toISOString() : '-'));
 // A morgan-era token: milliseconds from the logger to the headers, from the fields.
@@ -39,7 +39,7 @@ defineInBoth('to-headers', (req, res) => {
 
 /** Notes, as the handler sees them, what the fields hold before the answer; then answers. */
 function noting(req: Timed, res: TimedResponse): void {
-  req.seen = `${kind(req._startAt)},${kind(req._startTime)},${kind(res._startAt)},${'_startAt' in res}`;
+  req.seen = `${kind(req._startAt)},${kind(req._startTime)},${kind(res._startAt)},${'_startAt' in res},${kind(res._startTime)},${'_startTime' in res}`;
   send(res, 200, 'ok');
 }
 
@@ -47,7 +47,7 @@ describe("morgan's timing fields", () => {
   test('are set when the logger runs (req) and when the headers are written (res), as morgan sets them', async (t) => {
     t.mock.timers.enable({ apis: ['Date'], now: Date.UTC(2000, 9, 10, 13, 55, 36, 250) });
     const lines = await linesApart(':fields | :seen | :started | :to-headers', noting, [(url) => request(url).get('/')]);
-    assert.deepEqual(lines.logline, ['hrtime date hrtime | hrtime,date,undefined,true | 2000-10-10T13:55:36.250Z | ok']);
+    assert.deepEqual(lines.logline, ['hrtime date hrtime date | hrtime,date,undefined,true,undefined,true | 2000-10-10T13:55:36.250Z | ok']);
     assert.deepEqual(lines.logline, lines.morgan);
   });
 
@@ -56,7 +56,7 @@ describe("morgan's timing fields", () => {
     const lines = await linesApart(':fields :started :response-time :total-time', noting, [(url) => request(url).get('/')], {
       immediate: true,
     });
-    assert.deepEqual(lines.logline, ['hrtime date undefined 2000-10-10T13:55:36.250Z - -']);
+    assert.deepEqual(lines.logline, ['hrtime date undefined undefined 2000-10-10T13:55:36.250Z - -']);
     assert.deepEqual(lines.logline, lines.morgan);
   });
 
@@ -99,14 +99,15 @@ test('typed: the fields are on logger.LoglineRequest and logger.LoglineResponse 
       const startTime: Date | undefined = req._startTime;
       res.writeHead(204);
       const headersAt: logger.HrTime | undefined = res._startAt;
-      seen.push(`${kind(startAt)} ${kind(startTime)} ${kind(headersAt)}`);
+      const headersTime: Date | undefined = res._startTime;
+      seen.push(`${kind(startAt)} ${kind(startTime)} ${kind(headersAt)} ${kind(headersTime)}`);
       res.end();
     });
   });
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   try {
     await request(app).get('/').expect(204);
-    assert.deepEqual(seen, ['hrtime date hrtime']);
+    assert.deepEqual(seen, ['hrtime date hrtime date']);
   } finally {
     app.close();
   }
@@ -135,6 +136,34 @@ describe('the named formats as members of the factory, as on morgan', () => {
     assert.match(line, /^\x1b\[0mGET \/d \x1b\[33m404\x1b\[0m \d+\.\d{3} ms - 2\x1b\[0m$/);
     const byName = await linesApart('dev', notFound, [get]);
     assert.equal(withoutDurations(line), withoutDurations(byName.morgan[0]!));
+  });
+
+  test('the dev line follows NO_COLOR (https://no-color.org) as it is when the logger loads, as morgan 1.12 does', () => {
+    // A fresh process per value: both read NO_COLOR once, when required.
+    const script = `
+      const http = require('node:http');
+      const lines = { morgan: [], logline: [] };
+      const sink = (name) => ({ write: (line) => { lines[name].push(line); return true; } });
+      const loggers = [require('morgan')('dev', { stream: sink('morgan') }), require('logline-http')('dev', { stream: sink('logline') })];
+      const server = http.createServer((req, res) => loggers[0](req, res, () => loggers[1](req, res, () => {
+        res.writeHead(Number(req.url.slice(1)), { 'Content-Length': '2' });
+        res.end('ab');
+      })));
+      server.listen(0, '127.0.0.1', async () => {
+        for (const status of [200, 304, 404, 500]) await fetch('http://127.0.0.1:' + server.address().port + '/' + status);
+        server.close(() => process.stdout.write(JSON.stringify(lines)));
+      });`;
+    const seen: Record<string, Record<'morgan' | 'logline', string[]>> = {};
+    for (const value of ['1', '0', '']) {
+      const run = runNode(script, [], { NO_COLOR: value });
+      assert.equal(run.status, 0, run.stderr);
+      const lines = JSON.parse(run.stdout) as Record<'morgan' | 'logline', string[]>;
+      seen[value] = { morgan: lines.morgan.map(withoutDurations), logline: lines.logline.map(withoutDurations) };
+      assert.deepEqual(seen[value].logline, seen[value].morgan, `NO_COLOR=${JSON.stringify(value)}`);
+    }
+    assert.deepEqual(seen['1']!.logline, ['GET /200 200 T ms - 2\n', 'GET /304 304 T ms - 2\n', 'GET /404 404 T ms - 2\n', 'GET /500 500 T ms - 2\n']);
+    assert.deepEqual(seen['0'], seen['1']);
+    assert.match(seen['']!.logline[0]!, /^\x1b\[0mGET \/200 \x1b\[32m200/);
   });
 
   test('logger.format(name, fmt) adds a member; assigning one defines the format; the last of a token and a format of one name is the member', async () => {

@@ -37,34 +37,7 @@ export function startTracing(instrumentations: Instrumentation[]): Tracing {
   };
 }
 
-export interface SpanView {
-  name: string;
-  parent: string | undefined;
-  route: unknown;
-  type: unknown;
-  expressName: unknown;
-  status: number;
-  exception: string | undefined;
-  /** Attributes a test's hook set (`test.*`). */
-  hooked: Record<string, unknown>;
-}
-
-/** What a span shows, its parent by name: ids and times differ between runs. */
-export function view(spans: ReadableSpan[]): SpanView[] {
-  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s.name]));
-  return spans
-    .map((s) => ({
-      name: s.name,
-      parent: s.parentSpanContext === undefined ? undefined : byId.get(s.parentSpanContext.spanId),
-      route: s.attributes['http.route'],
-      type: s.attributes['express.type'],
-      expressName: s.attributes['express.name'],
-      status: s.status.code,
-      exception: s.events.find((e) => e.name === 'exception')?.attributes?.['exception.message'] as string | undefined,
-      hooked: Object.fromEntries(Object.entries(s.attributes).filter(([key]) => key.startsWith('test.'))),
-    }))
-    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-}
+export { type SpanView, view } from '../../trestle/test/span-view';
 
 /** Serves `app` on 127.0.0.1 for one request to `path`; returns the status, the body and the finished spans. */
 export async function oneRequest(tracing: Tracing, app: http.RequestListener, path: string): Promise<{ status: number; body: string; spans: ReadableSpan[] }> {

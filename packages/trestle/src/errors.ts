@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   TRESTLE_ERR_NOT_A_VIEW_ENGINE: 'a view engine module without __express',
   TRESTLE_ERR_PARAM_HANDLER: 'router.param(name, fn) without a function, in the generation\'s words',
   TRESTLE_ERR_REMOVED_IN_V4: 'a member Express 4 removed was read: app.router, or a bundled middleware (v4)',
+  TRESTLE_ERR_ROUTE_HANDLER: 'a route method (app.get(path, x), route.get(x)) given something other than a function, in the generation\'s words',
   TRESTLE_ERR_ROUTER_HANDLER: 'router.use() without a middleware function, in the generation\'s words',
   TRESTLE_ERR_VIEW_ENGINE_REQUIRED: 'a view name without extension and no view engine setting',
   // Other errors passed on.

@@ -12,7 +12,7 @@ import type { Profile } from './generations/profile';
 import { requestMembers } from './request/properties';
 import { responseMembers } from './response/members';
 import { type RouterFactory, routerFactory } from './router/factory';
-import { Route } from './router/route';
+import { type Route, routeClass } from './router/route';
 
 /** Copies the own properties (getters included) of each source onto target. */
 function mixin(target: object, ...sources: object[]): void {
@@ -83,7 +83,7 @@ export function createFramework(profile: Profile): Framework {
   framework.request = request;
   framework.response = response;
   framework.Router = Router;
-  framework.Route = Route;
+  framework.Route = routeClass(profile.router);
   const { wrap } = profile.bodyParsers;
   framework.json = wrap(json);
   framework.urlencoded = wrap(createUrlencoded(profile.bodyParsers.urlencoded));

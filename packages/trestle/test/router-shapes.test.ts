@@ -52,6 +52,45 @@ const old = legacy as unknown as ExpressLike;
 const express5 = require_('express5') as ExpressLike;
 const express4 = require_('express4') as ExpressLike;
 
+/** What `fn` throws, as Express's tests would see it: the class and the message. */
+function thrown(fn: () => void): { type: string; message: string } | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return { type: (err as Error).constructor.name, message: (err as Error).message };
+  }
+  return undefined;
+}
+
+/** The `code` of what `fn` throws. */
+function thrownCode(fn: () => void): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return (err as { code?: unknown }).code;
+  }
+  return undefined;
+}
+
+const junk: unknown[] = [undefined, null, 123, 'text', {}, new Date(0), Symbol('s'), [() => undefined, 5]];
+
+/** Each case called with each junk value throws on ours as on theirs, with trestle's code. */
+function assertSameMisuse<F>(ours: F, theirs: F, cases: Array<[string, (express: F, x: unknown) => void]>): void {
+  for (const [label, c] of cases) {
+    for (const x of junk) {
+      const ourError = thrown(() => c(ours, x));
+      assert.ok(ourError, `${label}(${String(x)})`);
+      assert.deepEqual(ourError, thrown(() => c(theirs, x)), `${label}(${String(x)})`);
+      assert.equal(thrownCode(() => c(ours, x)), 'TRESTLE_ERR_ROUTE_HANDLER');
+    }
+  }
+}
+
+/** Any value's methods, called with what the types would refuse. */
+function untyped(value: unknown): Record<string, (...args: unknown[]) => unknown> {
+  return value as Record<string, (...args: unknown[]) => unknown>;
+}
+
 /** One GET through `app` on a fresh server. */
 async function get(app: unknown, path: string): Promise<{ status: number; body: string }> {
   const server = await serve(app as http.RequestListener);
@@ -210,6 +249,30 @@ describe('v4 and legacy: Router is the prototype of every router', () => {
     assert.equal(typeof old().router, 'function');
   });
 
+  test("v4: '_router' in app is false until the app routes, as on Express 4, even after a request", async () => {
+    const observe = async (express: ExpressLike) => {
+      const seen: unknown[] = [];
+      const app = express() as AppLike & { set(name: string, value: unknown): unknown; lazyrouter(): unknown };
+      app.set('etag', false);
+      seen.push('_router' in app, app._router);
+      const empty = await serve(app as unknown as http.RequestListener);
+      try {
+        const res = await rawRequest(empty.port, 'GET', '/nothing');
+        seen.push(res.status, res.headers['x-powered-by'], '_router' in app);
+      } finally {
+        await empty.close();
+      }
+      app.get('/x', (_req, res) => res.send('x'));
+      seen.push('_router' in app, Object.keys(app).includes('_router'), app._router!.stack.length, await get(app, '/x'));
+      const other = express() as typeof app;
+      seen.push(other.lazyrouter() === other._router, '_router' in other);
+      return seen;
+    };
+    const ours = await observe(v4);
+    assert.deepEqual(ours, await observe(express4));
+    assert.deepEqual(ours.slice(0, 5), [false, undefined, 404, undefined, false]);
+  });
+
   test("v4: the app router's layers are Express 4's: names, regexp source and flags, keys", async () => {
     const describeStack = (stack: LayerLike[]): unknown[] =>
       stack.map((l) => ({
@@ -250,6 +313,22 @@ describe('v4 and legacy: Router is the prototype of every router', () => {
     // [query, expressInit, logger, the users router, ...]
     assert.deepEqual(describeStack((ours._router!.stack[3]!.handle as RouterLike).stack), describeStack((theirs._router!.stack[3]!.handle as RouterLike).stack));
     assert.deepEqual(await get(ours, '/users/7'), await get(theirs, '/users/7'));
+  });
+
+  test("v4: layer keys are Express 4's whole: name, optional and path-to-regexp 0.1's offset", () => {
+    const paths: Array<string | RegExp | Array<string | RegExp>> = [
+      '/:id', '/a/:b?', '/:x(\\d+)', '*', '/a/*/b/:c', '/:a.:b', ['/p/:q', '/r/:s?'], /^\/re\/(\d+)$/, /^\/(?<n>[a-z]+)\/(\d)/, '/static',
+    ];
+    const keysOf = (express: ExpressLike) => {
+      const app = express();
+      for (const path of paths) app.get(path as string, (_req, res) => res.send('ok'));
+      const router = express.Router();
+      router.use('/m/:id', (_req: Req, _res: Res, next: Next) => next());
+      return { routes: app._router!.stack.map((l) => l.keys), use: router.stack[0]!.keys, routeLayer: app._router!.stack[2]!.route!.stack[0]!.keys };
+    };
+    const ours = keysOf(v4);
+    assert.deepEqual(ours, keysOf(express4));
+    assert.deepEqual(ours.routes[3], [{ name: 'b', optional: true, offset: 2 }]);
   });
 
   test('legacy: every record of app.routes has its regexp from the start', () => {
@@ -318,14 +397,6 @@ describe('requests without a URL, misuse, regular-expression mounts', () => {
     });
 
     test(`${name}: use() and param() without a function throw Express's words`, () => {
-      const thrown = (fn: () => void) => {
-        try {
-          fn();
-        } catch (err) {
-          return { type: (err as Error).constructor.name, message: (err as Error).message };
-        }
-        return undefined;
-      };
       const cases: Array<(express: ExpressLike) => void> = [
         (e) => e.Router().use(),
         (e) => e.Router().use(new Date()),
@@ -352,6 +423,18 @@ describe('requests without a URL, misuse, regular-expression mounts', () => {
       }
     });
 
+    test(`${name}: a route method given something other than a function throws Express's words`, () => {
+      assertSameMisuse<ExpressLike>(ours, theirs, [
+        ['app.get', (e, x) => untyped(e()).get('/x', x)],
+        ['app.post', (e, x) => untyped(e()).post('/x', () => undefined, x)],
+        ['app.all', (e, x) => untyped(e()).all('/x', x)],
+        ['router.delete', (e, x) => untyped(e.Router()).delete('/x', x)],
+        ['route.get', (e, x) => untyped(e.Router().route('/x')).get(x)],
+        ['route.all', (e, x) => untyped(e.Router().route('/x')).all(x)],
+        ['new Route().put', (e, x) => untyped(new (e as unknown as { Route: new (path: string) => unknown }).Route('/x')).put(x)],
+      ]);
+    });
+
     test(`${name}: a regular-expression mount matches at the start; numeric captures merge in order`, async () => {
       const build = (express: ExpressLike) => {
         const app = express();
@@ -369,4 +452,39 @@ describe('requests without a URL, misuse, regular-expression mounts', () => {
       assert.equal((await get(build(ours), '/x/abc')).status, 404);
     });
   }
+
+  test('each entry has its own Route class, as each Express has: a method patched on one stays there', async () => {
+    const classes = [v5, v4, old].map((e) => (e as unknown as { Route: { name: string; prototype: Record<string, unknown> } }).Route);
+    assert.equal(new Set(classes).size, 3);
+    assert.deepEqual(classes.map((c) => c.name), ['Route', 'Route', 'Route']);
+    assert.notEqual(express5.Router.Route, (express4 as unknown as { Route: unknown }).Route);
+    const proto = classes[1]!.prototype;
+    const original = proto.get as (...args: unknown[]) => unknown;
+    const seen: string[] = [];
+    proto.get = function patched(this: unknown, ...args: unknown[]) {
+      seen.push('v4');
+      return original.apply(this, args);
+    };
+    try {
+      const ours = v4();
+      ours.get('/p', (_req, res) => res.send('patched'));
+      const other = v5();
+      other.get('/p', (_req, res) => res.send('not patched'));
+      assert.deepEqual(await get(ours, '/p'), { status: 200, body: 'patched' });
+      assert.deepEqual(await get(other, '/p'), { status: 200, body: 'not patched' });
+      assert.deepEqual(seen, ['v4']);
+    } finally {
+      proto.get = original;
+    }
+  });
+
+  test("legacy: app.VERB and Router's methods given something other than a function throw Express 3's words", () => {
+    const express3 = require_('express3') as ExpressLike & { Router: new () => unknown };
+    assertSameMisuse<ExpressLike & { Router: new () => unknown }>(old as never, express3, [
+      ['app.get', (e, x) => untyped(e()).get('/x', x)],
+      ['app.post', (e, x) => untyped(e()).post('/x', () => undefined, x)],
+      ['app.all', (e, x) => untyped(e()).all('/x', x)],
+      ['new Router().delete', (e, x) => untyped(new e.Router()).delete('/x', x)],
+    ]);
+  });
 });

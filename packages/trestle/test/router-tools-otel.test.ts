@@ -9,9 +9,10 @@ import { after, before, describe, test } from 'node:test';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { aliasExpress, localRequire, pinDependency, removeAliases } from './express-alias';
+import { type SpanView, view } from './span-view';
 
 type Handler = (req: unknown, res: { send(body: string): void }, next: () => void) => void;
 interface RouterLike {
@@ -64,28 +65,6 @@ function buildApp(express: ExpressLike): http.RequestListener {
     res.send('ok');
   });
   return app;
-}
-
-interface SpanView {
-  name: string;
-  parent: string | undefined;
-  route: unknown;
-  type: unknown;
-  expressName: unknown;
-}
-
-/** What a span shows, with its parent by name: ids and times differ between runs. */
-function view(spans: ReadableSpan[]): SpanView[] {
-  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s.name]));
-  return spans
-    .map((s) => ({
-      name: s.name,
-      parent: s.parentSpanContext === undefined ? undefined : byId.get(s.parentSpanContext.spanId),
-      route: s.attributes['http.route'],
-      type: s.attributes['express.type'],
-      expressName: s.attributes['express.name'],
-    }))
-    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
 /** The spans of one request to `app`: waits (bounded) until the server span has ended. */

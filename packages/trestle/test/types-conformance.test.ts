@@ -53,7 +53,9 @@ const application = [
   ...routing, 'set', 'enable', 'disable', 'enabled', 'disabled', 'engine', 'render', 'listen', 'path', 'handle', 'locals', 'settings',
   'engines', 'mountpath', 'parent', 'request', 'response', 'cache', 'init',
 ] as const;
-const router = [...routing, 'stack', 'params', 'caseSensitive', 'mergeParams', 'strict', 'handle'] as const;
+const routerPrototype = [...routing, 'handle'] as const;
+const router = [...routerPrototype, 'stack', 'params', 'caseSensitive', 'mergeParams', 'strict'] as const;
+const routePrototype = [...methods, 'all'] as const;
 const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static'] as const;
 const unbundled = [
   'bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout',
@@ -72,12 +74,18 @@ const expected = {
     application: keysOf<V5Application>()(...application, 'router'),
     router: keysOf<Members<trestle.Router, object>>()(...router),
     factory: keysOf<Members<typeof trestle, object>>()(...factory),
+    routerFactory: keysOf<Members<typeof trestle.Router, { prototype: unknown }>>()('Route'),
+    routerPrototype: keysOf<Members<typeof trestle.Router.prototype, object>>()(...routerPrototype),
+    routePrototype: keysOf<Members<typeof trestle.Route.prototype, object>>()(...routePrototype),
   },
   v4: {
     request: keysOf<V4Request>()(...request, ...aliases),
     response: keysOf<V4Response>()(...response, 'sendfile'),
     application: keysOf<V4Application>()(...application, 'router', 'del', '_router', 'lazyrouter'),
     router: keysOf<Members<trestleV4.Router, object>>()(...router),
+    routerFactory: keysOf<Members<typeof trestleV4.Router, { prototype: unknown }>>()(...routerPrototype),
+    routerPrototype: keysOf<Members<typeof trestleV4.Router.prototype, object>>()(),
+    routePrototype: keysOf<Members<typeof trestleV4.Route.prototype, object>>()(...routePrototype),
     factory: keysOf<Members<typeof trestleV4, object>>()(...factory, ...unbundled, 'query'),
   },
   legacy: {
@@ -85,6 +93,9 @@ const expected = {
     response: keysOf<LegacyResponse>()(...response, 'sendfile'),
     application: keysOf<LegacyApplication>()(...application, 'router', 'routes', 'configure', 'del', '_router', 'lazyrouter'),
     router: keysOf<Members<trestleLegacy.Router, object>>()(...router),
+    routerFactory: keysOf<Members<typeof trestleLegacy.Router, { prototype: unknown }>>()(...routerPrototype),
+    routerPrototype: keysOf<Members<typeof trestleLegacy.Router.prototype, object>>()(),
+    routePrototype: keysOf<Members<typeof trestleLegacy.Route.prototype, object>>()(...routePrototype),
     factory: keysOf<Members<typeof trestleLegacy, object>>()(...factory, 'bodyParser', 'logger', 'query', ...bundled),
   },
 };
@@ -96,6 +107,8 @@ const expected = {
  * `router.process_params`).
  */
 const routerBookkeeping = ['_params', 'profile', '_layers', '_layerIndex', '_indexStale'];
+/** A route's dispatch and bookkeeping: Express's `route.dispatch` and `_handles_method` are not declared by `@types/express` either. */
+const routeInternals = ['dispatch', '_handlesMethod', '_methods', 'addMethod', 'handlers', 'layer', '_profile'];
 const parsedUrls = ['_parsedUrl', '_parsedOriginalUrl'];
 const internal = {
   v5: { request: parsedUrls, application: ['_classes', '_framework'], router: routerBookkeeping },
@@ -170,11 +183,24 @@ describe('the public types list the members of the objects', () => {
 
     test(`${entry}: application, router and the factory`, () => {
       const app = (factoryFn as typeof trestle)();
+      // v4's `app._router`, as Express 4's, is there once the app router is.
+      if ('lazyrouter' in app) (app.lazyrouter as () => void).call(app);
       const emitter = [...Object.getOwnPropertyNames(EventEmitter.prototype), ...Object.keys(new EventEmitter())];
       assert.deepEqual(without(chain(app, Function.prototype), emitter, FUNCTION_OWN, internal[gen].application), [...expected[gen].application].sort());
       const routerNames = chain(factoryFn.Router(), Function.prototype);
       assert.deepEqual(without(routerNames, FUNCTION_OWN, internal[gen].router), [...expected[gen].router].sort());
       assert.deepEqual(without(chain(factoryFn, Function.prototype), FUNCTION_OWN), [...expected[gen].factory].sort());
+    });
+
+    test(`${entry}: Router and Route, and the prototypes tools patch`, () => {
+      const { Router, Route } = factoryFn as typeof trestle;
+      const bookkeeping = internal[gen].router;
+      assert.deepEqual(without(chain(Router, Function.prototype), FUNCTION_OWN, bookkeeping), [...expected[gen].routerFactory].sort());
+      assert.deepEqual(without(chain(Router.prototype, Object.getPrototypeOf(Router.prototype) as object), FUNCTION_OWN, bookkeeping), [...expected[gen].routerPrototype].sort());
+      assert.deepEqual(without(chain(Route.prototype, Object.prototype), FUNCTION_OWN, routeInternals), [...expected[gen].routePrototype].sort());
+      const built = new Router({ mergeParams: true });
+      assert.equal(typeof built, 'function');
+      assert.equal(built.mergeParams, true);
     });
   }
 });

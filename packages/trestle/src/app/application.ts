@@ -71,7 +71,9 @@ export function appRouter(app: App): RouterInstance {
       strict: app.enabled('strict routing'),
     });
     app[kAppRouter] = router;
-    for (const fn of app._framework.profile.router.shape.appLayers) router.use(fn);
+    const { shape } = app._framework.profile.router;
+    for (const fn of shape.appLayers) router.use(fn);
+    shape.appRouterCreated?.(app);
   }
   return router;
 }
@@ -339,10 +341,24 @@ function start(app: App, req: Req, res: Res, callback: Next | undefined): void {
 
 /** The app's own part of handling a request, once req and res are the app's. */
 function run(app: App, req: Req, res: Res, done: Next): void {
+  const router = app[kAppRouter] ?? firstRouter(app);
+  if (router === undefined) {
+    done();
+    return;
+  }
   if (app.settings['x-powered-by']) putPoweredBy(res, app._framework.poweredBy);
   (req as Req & { res?: Res }).res = res;
   (res as Res & { req?: Req }).req = req;
-  appRouter(app).handle(req as never, res, done);
+  router.handle(req as never, res, done);
+}
+
+/**
+ * The router for an app's first request when nothing created one. Express 4
+ * does not create it then: an app with no routes answers straight from the
+ * final handler (no X-Powered-By, and no `app._router` after).
+ */
+function firstRouter(app: App): RouterInstance | undefined {
+  return app._framework.profile.router.shape.appRouterCreated === undefined ? appRouter(app) : undefined;
 }
 
 function mountApp(parent: App, path: unknown, child: App): void {

@@ -22,6 +22,9 @@ const shape: RouterShape = {
   paramError(_name, fn) {
     return createError(TypeError, 'TRESTLE_ERR_PARAM_HANDLER', fn ? 'argument fn must be a function' : 'argument fn is required');
   },
+  routeHandlerError() {
+    return createError(TypeError, 'TRESTLE_ERR_ROUTE_HANDLER', 'argument handler must be a function');
+  },
 };
 
 /** v5 answers an unhandled OPTIONS with the sorted, de-duplicated method list. */

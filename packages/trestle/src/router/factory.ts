@@ -7,7 +7,7 @@
 import type { Layer } from './layer';
 import { methods } from './methods';
 import { param, type ParamCalled, runParams } from './params';
-import { Route } from './route';
+import { type Route, routeClass } from './route';
 import { createRouter, handle, route, type RouterInstance, type RouterOptions, type RouterProfile, type RoutingRequest, use } from './router';
 
 type Next = (err?: unknown) => void;
@@ -65,6 +65,6 @@ export function routerFactory(profile: RouterProfile): { Router: RouterFactory; 
     return createRouter(proto, options);
   } as RouterFactory;
   Router.prototype = proto;
-  Router.Route = Route;
+  Router.Route = routeClass(profile);
   return { Router, proto };
 }

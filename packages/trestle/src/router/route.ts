@@ -11,16 +11,28 @@ interface RoutedRequest {
   route?: unknown;
 }
 
-/** Marks a route whose methods may be given no handler (Express 4: such a route never answers). */
-export const kHandlerOptional = Symbol('handlerOptional');
+/** What a route's layers and misuse look like in its generation. */
+export interface RouteShape {
+  /** Gives a layer the fields of the generation's layers. */
+  exposeLayer(layer: Layer, path: unknown, options: PathOptions): void;
+  /** What `route.get(notAFunction)` (and `app.get(path, notAFunction)`) throws, in the generation's words. */
+  routeHandlerError(method: string, fn: unknown): Error;
+}
+
+/** What a route takes from its generation (a router profile has it). */
+export interface RouteProfile {
+  shape: RouteShape;
+  /** May a route method be given no handler? Express 4 accepts it; the route never answers. */
+  handlerOptional?: boolean | undefined;
+}
 
 export class Route {
   path: unknown;
   stack: Layer[] = [];
   /** `{ get: true, ... }` for every method that has a handler; `_all` for `all()`. */
   methods: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
-  /** Gives the route's layers the fields of its generation's layers (set by the router that made it). */
-  declare _exposeLayer?: (layer: Layer, path: unknown, options: PathOptions) => void;
+  /** The generation, on the prototype of its route class (see routeClass); only those classes are made public. */
+  declare _profile: RouteProfile;
 
   constructor(path: unknown) {
     this.path = path;
@@ -30,7 +42,7 @@ export class Route {
   private layer(fn: AnyHandler, method: string | undefined): Layer {
     const layer = new Layer([], fn);
     layer.method = method;
-    this._exposeLayer?.(layer, '/', ROUTE_LAYER_PATH);
+    this._profile.shape.exposeLayer(layer, '/', ROUTE_LAYER_PATH);
     return layer;
   }
 
@@ -103,11 +115,10 @@ export class Route {
 
   private handlers(args: unknown[], method: string): AnyHandler[] {
     const list = flatten<unknown>(args);
-    if (list.length === 0 && !(this as { [kHandlerOptional]?: true })[kHandlerOptional]) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument handler is required');
+    const profile = this._profile;
+    if (list.length === 0 && !profile.handlerOptional) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument handler is required');
     for (const fn of list) {
-      if (typeof fn !== 'function') {
-        throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `argument handler must be a function; Route.${method}() got ${Object.prototype.toString.call(fn)}`);
-      }
+      if (typeof fn !== 'function') throw profile.shape.routeHandlerError(method, fn);
     }
     return list as AnyHandler[];
   }
@@ -130,4 +141,24 @@ for (const method of methods) {
       return this.addMethod(method, handlers);
     },
   });
+}
+
+const classes = new WeakMap<RouteProfile, typeof Route>();
+
+/**
+ * The route class of a generation: its factory's `Route` (and v5's
+ * `Router.Route`), and what its routers' `route()` makes. Each generation has
+ * its own, as each Express has, so a method patched on one `Route.prototype`
+ * stays in that generation, and a route made with `new Route(path)` speaks
+ * its generation's words.
+ */
+export function routeClass(profile: RouteProfile): typeof Route {
+  let cls = classes.get(profile);
+  if (cls === undefined) {
+    // Named `Route` as Express's is: tools read `route.constructor.name`.
+    cls = { Route: class extends Route {} }.Route;
+    Object.defineProperty(cls.prototype, '_profile', { value: profile });
+    classes.set(profile, cls);
+  }
+  return cls;
 }

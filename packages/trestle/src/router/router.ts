@@ -3,7 +3,7 @@
 import { type AnyHandler, Layer } from './layer';
 import { flatten } from './methods';
 import type { PathCompiler, PathOptions } from './path/compiled';
-import { kHandlerOptional, Route } from './route';
+import { type Route, routeClass, type RouteShape } from './route';
 import { getPathname, getProtohost } from './url';
 import { buildIndex, type LayerIndex } from './layer-index';
 import { mergeParams, type ParamCalled, type ParamFactory, type ParamFn, paramsNotRegistered, runParams } from './params';
@@ -28,7 +28,7 @@ export interface RouterProfile {
 }
 
 /** The parts of Express's router objects that differ between generations. */
-export interface RouterShape {
+export interface RouterShape extends RouteShape {
   /** `constructor` (v5): routers inherit `Router.prototype`; `prototype` (v4): they inherit `Router` itself. */
   factory: 'constructor' | 'prototype';
   /** v4 makes a route's layer handle `route.dispatch.bind(route)`, so the layer is named `bound dispatch`. */
@@ -41,6 +41,11 @@ export interface RouterShape {
   paramError(name: string, fn: unknown): Error;
   /** Middleware every app router starts with (Express 4's `query` and `expressInit`). */
   appLayers: ReadonlyArray<(req: never, res: never, next: Next) => void>;
+  /**
+   * v4 (Express 4 creates the app router on first use): called once it is,
+   * to show it as `app._router`; until then a request gets the final handler.
+   */
+  appRouterCreated?: (app: object) => void;
 }
 
 export interface RouterOptions {
@@ -192,10 +197,7 @@ export function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
 }
 
 export function route(this: RouterInstance, path: unknown): Route {
-  const r = new Route(path);
-  if (this.profile.handlerOptional) Object.defineProperty(r, kHandlerOptional, { value: true });
-  // Not enumerable: a route's own keys stay Express's (path, stack, methods).
-  Object.defineProperty(r, '_exposeLayer', { value: this.profile.shape.exposeLayer, writable: true, configurable: true });
+  const r = new (routeClass(this.profile))(path);
   const dispatch = this.profile.shape.boundDispatch
     ? r.dispatch.bind(r)
     : function handle(req: RoutingRequest, res: unknown, next: Next) {

@@ -1,10 +1,9 @@
 // What the factory (`require('trestle')`) holds besides being callable:
 // its members in every generation.
 import type * as http from 'node:http';
-import type { Generation, RequestOf, ResponseOf, RouterOf } from './generation';
+import type { Generation, RequestOf, ResponseOf } from './generation';
 import type { NextFunction } from './handlers';
-import type { JsonOptions, RawOptions, RouterOptions, StaticOptions, TextOptions, UrlencodedOptions } from './options';
-import type { RouteConstructor } from './router';
+import type { JsonOptions, RawOptions, StaticOptions, TextOptions, UrlencodedOptions } from './options';
 
 /**
  * A middleware the factory makes (a body parser, the static server): a
@@ -13,7 +12,13 @@ import type { RouteConstructor } from './router';
  */
 export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction) => void;
 
-/** The members of the factory every generation has: `Router`, `Route`, the body parsers, `static`, and the prototypes. */
+/**
+ * The members of the factory every generation has: the body parsers,
+ * `static`, and the prototypes. `Router` and `Route` are declared by each
+ * generation's factory type (v5.ts, v4.ts, legacy.ts): inherited from this
+ * generic interface, `import { Router } from 'trestle'` would see them
+ * unresolved in `G`.
+ */
 export interface FactoryMembers<G extends Generation = 'v5'> {
   /** The prototype every app's methods come from. */
   application: object;
@@ -21,10 +26,6 @@ export interface FactoryMembers<G extends Generation = 'v5'> {
   request: RequestOf<G>;
   /** The prototype every app's `res` inherits from. */
   response: ResponseOf<G>;
-  /** Creates a router: `trestle.Router({ mergeParams: true })`. */
-  Router(options?: RouterOptions): RouterOf<G>;
-  /** The route class: `new trestle.Route(path)`. */
-  Route: RouteConstructor<G>;
   /** Parses JSON bodies into `req.body`. */
   json(options?: JsonOptions): Middleware;
   /** Parses `application/x-www-form-urlencoded` bodies into `req.body`. */

@@ -13,7 +13,7 @@ import type { NextFunction, ParamHandler } from './handlers';
 import type { JsonOptions, UrlencodedOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
 import type { MediaType, RequestCore } from './request';
-import type { Layer, PathParams, Route, RouteMatcher, Router } from './router';
+import type { Layer, PathParams, Route, RouteConstructor, RouteMatcher, Router, RouterPrototypeFactory } from './router';
 import type { QueryOptions, ServeStaticV4 } from './v4';
 import type { ParamFactory, ResponseV4 } from './v4';
 
@@ -118,8 +118,8 @@ export interface ApplicationLegacy<L extends LocalsRecord = LocalsRecord> extend
   readonly routes: Record<string, LegacyRouteRecord[]>;
   /** The application's middleware router once middleware created it (`lazyrouter()`). */
   _router: Router<'legacy'> | undefined;
-  /** Creates the middleware router if it does not exist yet, and returns it. */
-  lazyrouter(): Router<'legacy'>;
+  /** Creates the middleware router if it does not exist yet; it returns nothing: read `app._router` after. */
+  lazyrouter(): void;
   /** Calls `fn` (with the app as `this`) when no environment is named, or when the `env` setting is one of those named. */
   configure(...envsThenFn: [...envs: string[], fn: (this: this) => void]): this;
   /** Alias of `app.delete()`. */
@@ -147,6 +147,10 @@ export type LegacyBodyParserOptions = JsonOptions & UrlencodedOptions & Multipar
 
 /** The factory `require('trestle/legacy')` returns, with its members. */
 export interface TrestleLegacy extends FactoryMembers<'legacy'>, BundledMiddleware {
+  /** Creates a router: `trestle.Router({ mergeParams: true })` or `new trestle.Router()`. */
+  Router: RouterPrototypeFactory<'legacy'>;
+  /** The route class: `new trestle.Route(path)`. */
+  Route: RouteConstructor<'legacy'>;
   /** Creates an application; `L` types `app.locals`. Its paths use the v4 path syntax. */
   <L extends LocalsRecord = LocalsRecord>(): ApplicationLegacy<L>;
   /** JSON, urlencoded (extended) and multipart bodies in one middleware: `req.body` and `req.files` are at least `{}` after it. */

@@ -3,6 +3,7 @@
 import type * as http from 'node:http';
 import type { ApplicationOf, Generation, LocalsRecord } from './generation';
 import type { ErrorRequestHandler, HandlerArg, HandlerOfAnyKind, HandlersEndingInRequestHandler, NextFunction, ParamHandler, RequestHandler } from './handlers';
+import type { RouterOptions } from './options';
 import type { ParamsDictionary, ParamsOfSyntax, ParsedQs } from './params';
 
 /** A path a route or a middleware can be defined on. */
@@ -156,13 +157,17 @@ export interface RouteMethod<P, This, G extends Generation = 'v5'> {
 }
 
 /** A route: chain `.get()`, `.post()` ... on one path. */
-export interface Route<P = ParamsDictionary, G extends Generation = 'v5'> {
+export interface Route<P = ParamsDictionary, G extends Generation = 'v5'> extends RouteMethods<P, G> {
   /** The path the route was created on. */
   path: PathParams;
   /** The route's handlers, one layer each, in the order they were added. */
   stack: Layer[];
   /** The methods that have handlers, lower-case (`{ get: true }`); `_all` after `.all()`. */
   methods: Record<string, boolean | undefined>;
+}
+
+/** The methods every route inherits from `Route.prototype`, where tools patch them: `.all()` and one per HTTP method. */
+export interface RouteMethods<P = ParamsDictionary, G extends Generation = 'v5'> {
   /** Adds handlers for requests of every method to this route. */
   all: RouteMethod<P, this, G>;
   /** Adds handlers for ACL requests to this route. */
@@ -253,6 +258,8 @@ export interface Layer {
     name: string | number;
     /** Whether the parameter may be absent. */
     optional?: boolean;
+    /** `trestle/v4`: where path-to-regexp 0.1 placed it, as on Express 4's layers. */
+    offset?: number;
   }>;
   /** A route's layer: its method, lower-case (`undefined` for `.all()`); `undefined` in a router's stack. */
   method: string | undefined;
@@ -260,8 +267,18 @@ export interface Layer {
   route?: Route<ParamsDictionary, Generation>;
 }
 
+/**
+ * What every router inherits, where tools patch it: the routing methods and
+ * `handle`. In `trestle` it is `Router.prototype`; in `trestle/v4` and
+ * `trestle/legacy`, as in Express 4, `Router` itself.
+ */
+export interface RouterPrototype<G extends Generation = 'v5'> extends RouterMethods<G> {
+  /** Runs a request through the stack; `done` is called when no layer answered, or with the error. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse, done: NextFunction): void;
+}
+
 /** A router: a mini-application of middleware and routes, itself a middleware. */
-export interface Router<G extends Generation = 'v5'> extends RouterMethods<G> {
+export interface Router<G extends Generation = 'v5'> extends RouterPrototype<G> {
   (req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): void;
   /** The middleware and route layers, in the order they were added. */
   stack: Layer[];
@@ -273,11 +290,35 @@ export interface Router<G extends Generation = 'v5'> extends RouterMethods<G> {
   mergeParams: boolean;
   /** The `strict` option the router was created with. */
   strict: boolean;
-  /** Runs a request through the stack; `done` is called when no layer answered, or with the error. */
-  handle(req: http.IncomingMessage, res: http.ServerResponse, done: NextFunction): void;
 }
 
-/** `new trestle.Route(path)`. */
+/** `new trestle.Route(path)`; `Route.prototype` holds the methods every route inherits. */
 export interface RouteConstructor<G extends Generation = 'v5'> {
   new (path: PathParams): Route<ParamsDictionary, G>;
+  /** The methods every route inherits: a function replaced here applies to every route. */
+  readonly prototype: RouteMethods<ParamsDictionary, G>;
+}
+
+/** `trestle.Router`: creates a router, called as a function or with `new`. */
+export interface RouterConstructor<G extends Generation = 'v5'> {
+  (options?: RouterOptions): Router<G>;
+  new (options?: RouterOptions): Router<G>;
+}
+
+/** `trestle.Router` of Express 5 (router 2): routers inherit `Router.prototype`, and `Router.Route` is the route class. */
+export interface RouterClass extends RouterConstructor<'v5'> {
+  /** The methods every router (and app) inherits: a function replaced here applies to every router. */
+  readonly prototype: RouterPrototype<'v5'>;
+  /** The route class, the same as `trestle.Route` (`req.route instanceof Router.Route`). */
+  Route: RouteConstructor<'v5'>;
+}
+
+/**
+ * `trestle.Router` of Express 4 (and of `trestle/legacy`): it is itself the
+ * prototype of every router, so its methods are the routers' methods
+ * (`trestle.Router.use`); `Router.prototype` is an ordinary function's.
+ */
+export interface RouterPrototypeFactory<G extends 'v4' | 'legacy'> extends RouterConstructor<G>, RouterPrototype<G> {
+  /** An ordinary function's prototype: the routers' methods are on `Router` itself. */
+  readonly prototype: object;
 }

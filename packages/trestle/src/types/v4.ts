@@ -10,7 +10,7 @@ import type { SendFileOptions, StaticOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
 import type { Request } from './request';
 import type { Response } from './response';
-import type { Route, RouteMatcher, Router } from './router';
+import type { Route, RouteConstructor, RouteMatcher, Router, RouterPrototypeFactory } from './router';
 
 declare module './generation' {
   interface GenerationTypes<P, ResBody, ReqBody, ReqQuery, LocalsObj extends LocalsRecord, StatusCode extends number> {
@@ -95,10 +95,10 @@ export type ParamFactory<G extends 'v4' | 'legacy' = 'v4'> = (name: string, arg:
 export interface ApplicationV4<L extends LocalsRecord = LocalsRecord> extends ApplicationCore<L, 'v4'> {
   /** Express 4 removed `app.router`: reading it throws an error that says so. */
   readonly router: never;
-  /** The application router once a route or middleware created it (`lazyrouter()`), as tools for Express 4 read it. */
-  _router: Router<'v4'> | undefined;
-  /** Creates the application router if it does not exist yet, and returns it. */
-  lazyrouter(): Router<'v4'>;
+  /** The application router once a route or middleware created it (`lazyrouter()`), as tools for Express 4 read it; absent before (`'_router' in app` is false). */
+  _router?: Router<'v4'> | undefined;
+  /** Creates the application router if it does not exist yet; as in Express 4 it returns nothing: read `app._router` after. */
+  lazyrouter(): void;
   /** @deprecated Use `app.delete()`. */
   del: RouteMatcher<this, 'v4'>;
   /** Adds a param trigger for `:name` (or each of several names). */
@@ -190,6 +190,10 @@ export interface QueryOptions {
 
 /** The factory `require('trestle/v4')` returns, with its members. */
 export interface TrestleV4 extends FactoryMembers<'v4'>, UnbundledMiddleware {
+  /** Creates a router: `trestle.Router({ mergeParams: true })` or `new trestle.Router()`. */
+  Router: RouterPrototypeFactory<'v4'>;
+  /** The route class: `new trestle.Route(path)`. */
+  Route: RouteConstructor<'v4'>;
   /** Creates an application; `L` types `app.locals`. Its paths use the v4 path syntax. */
   <L extends LocalsRecord = LocalsRecord>(): ApplicationV4<L>;
   /** Parses the query string into `req.query` when nothing has yet (in an app the router already has): with `qs` and `options`, or with a parser function. */

@@ -5,7 +5,7 @@ import type { FactoryMembers } from './factory';
 import type { LocalsRecord } from './generation';
 import type { Request } from './request';
 import type { Response } from './response';
-import type { Route, Router } from './router';
+import type { Route, RouteConstructor, Router, RouterClass } from './router';
 
 declare module './generation' {
   interface GenerationTypes<P, ResBody, ReqBody, ReqQuery, LocalsObj extends LocalsRecord, StatusCode extends number> {
@@ -22,6 +22,10 @@ declare module './generation' {
 
 /** The factory `require('trestle')` returns, with its members. */
 export interface Trestle extends FactoryMembers<'v5'> {
+  /** Creates a router: `trestle.Router({ mergeParams: true })` or `new trestle.Router()`. */
+  Router: RouterClass;
+  /** The route class: `new trestle.Route(path)`. */
+  Route: RouteConstructor<'v5'>;
   /** Creates an application; `L` types `app.locals`. */
   <L extends LocalsRecord = LocalsRecord>(): Application<L>;
 }

@@ -30,13 +30,18 @@ function table(app: LegacyApp): RouteTable {
   return app._routeTable;
 }
 
+/** What Express 3 throws for `app.get(path, notAFunction)`, and trestle/legacy for routes too. */
+export function express3HandlerError(method: string, fn: unknown): Error {
+  return createError(Error, 'TRESTLE_ERR_ROUTE_HANDLER', `.${method}() requires callback functions but got a ${Object.prototype.toString.call(fn)}`);
+}
+
 /** `app.get(path, ...)` and friends add to the table, mounting it on first use. */
 function legacyVerb(method: string) {
   return function (this: LegacyApp, path: unknown, ...callbacks: unknown[]): unknown {
     if (method === 'get' && callbacks.length === 0) return this.set(path as string);
     const fns = flatten<unknown>(callbacks);
     for (const fn of fns) {
-      if (typeof fn !== 'function') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `app.${method}() requires callback functions but got a ${typeof fn}`);
+      if (typeof fn !== 'function') throw express3HandlerError(method, fn);
     }
     if (!this._usedRouter) (this as unknown as { use(fn: unknown): void }).use(table(this));
     table(this).route(method, path, fns as Array<(...args: never[]) => unknown>);

@@ -7,7 +7,7 @@ import type { Profile } from '../profile';
 import { withEmptyBody } from '../v4/body-parsers';
 import { sendOptionsV4 } from '../v4/index';
 import { v4RouterShape } from '../v4/router';
-import { legacyApplication, legacyFactory } from './application';
+import { express3HandlerError, legacyApplication, legacyFactory } from './application';
 import { compileETagMd5 } from './etag';
 import { legacyRequest } from './request';
 import { legacyResponse } from './response';
@@ -31,7 +31,7 @@ export const legacy: Profile = {
     sendOptions: sendOptionsV4,
     paramFactories: true,
     // Express 3 kept its middleware in connect's stack: no Express 4 app layers.
-    shape: v4RouterShape('/.', []),
+    shape: { ...v4RouterShape('/.', []), routeHandlerError: express3HandlerError },
     handlerOptional: true,
   },
   settings: { queryParser: 'extended', compileETag: compileETagMd5 },

@@ -13,9 +13,11 @@ import { query } from './query';
 const deprecate = depd('trestle');
 
 /**
- * Express 4's names for the app router: `app._router`, undefined until the
+ * Express 4's names for the app router: `app._router`, the router once the
  * app routes or handles something (tools test it to tell Express 4 from 5),
- * and `app.lazyrouter()`, which creates it. Shared with the legacy generation.
+ * and `app.lazyrouter()`, which creates it. Shared with the legacy generation,
+ * whose apps have `_router` from the start; a v4 app gains it with its router
+ * (see showAppRouter).
  */
 export const expressFourRouterMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
   get _router(): RouterInstance | undefined {
@@ -24,13 +26,23 @@ export const expressFourRouterMembers: PropertyDescriptorMap = Object.getOwnProp
   set _router(router: RouterInstance | undefined) {
     (this as unknown as App)[kAppRouter] = router;
   },
-  lazyrouter(this: App): RouterInstance {
-    return appRouter(this);
+  // Express 4's returns nothing: callers read `app._router` after.
+  lazyrouter(this: App): void {
+    appRouter(this);
   },
 });
 
+/**
+ * Express 4 assigns `app._router` when it first needs it, so until then the
+ * property is absent (`'_router' in app` is false, as tools check). The core
+ * calls this when the app router is created.
+ */
+export function showAppRouter(app: object): void {
+  Object.defineProperty(app, '_router', expressFourRouterMembers._router!);
+}
+
 export const v4Application: PropertyDescriptorMap = {
-  ...expressFourRouterMembers,
+  lazyrouter: expressFourRouterMembers.lazyrouter!,
   ...Object.getOwnPropertyDescriptors({
     /** Express 4 removed `app.router`; asking for it explains the change. */
     get router(): never {

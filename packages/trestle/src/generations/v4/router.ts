@@ -48,6 +48,11 @@ export function v4RouterShape(separators: string, appLayers: RouterShape['appLay
     paramError(name, fn) {
       return createError(Error, 'TRESTLE_ERR_PARAM_HANDLER', `invalid param() call for ${name}, got ${String(fn)}`);
     },
+    routeHandlerError(method, fn) {
+      // Express 4 throws a TypeError from route.all() and a plain Error from the methods.
+      const Ctor = method === 'all' ? TypeError : Error;
+      return createError(Ctor, 'TRESTLE_ERR_ROUTE_HANDLER', `Route.${method}() requires a callback function but got a ${Object.prototype.toString.call(fn)}`);
+    },
   };
 }
 

@@ -10,6 +10,8 @@ export interface PathKey {
   optional: boolean;
   /** A v5 wildcard (`*name`): its value is split into segments. */
   wildcard?: boolean;
+  /** v4: where path-to-regexp 0.1 placed it, which Express 4's keys carry (tools read layer keys as they are). */
+  offset?: number;
 }
 
 export interface PathMatch {
@@ -116,7 +118,7 @@ export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Pa
  * The keys of a user's regular expression: named groups by name, the others
  * by their index among the unnamed ones (`req.params[0]`, ...).
  */
-export function regexpKeys(regexp: RegExp): PathKey[] {
+export function regexpKeys(regexp: RegExp, withOffset = false): PathKey[] {
   const src = regexp.source;
   const keys: PathKey[] = [];
   let unnamed = 0;
@@ -127,19 +129,24 @@ export function regexpKeys(regexp: RegExp): PathKey[] {
     if (inClass) { if (c === ']') inClass = false; continue; }
     if (c === '[') { inClass = true; continue; }
     if (c !== '(') continue;
+    let key: PathKey | undefined;
     if (src[i + 1] !== '?') {
-      keys.push({ name: unnamed++, optional: false });
+      key = { name: unnamed++, optional: false };
     } else if (src[i + 2] === '<' && src[i + 3] !== '=' && src[i + 3] !== '!') {
-      const close = src.indexOf('>', i);
-      keys.push({ name: src.slice(i + 3, close), optional: false });
+      key = { name: src.slice(i + 3, src.indexOf('>', i)), optional: false };
     }
+    // Express 4's offset of a capture is where its `(` is in the source.
+    if (key !== undefined) keys.push(withOffset ? { ...key, offset: i } : key);
   }
   return keys;
 }
 
-/** Compiles a user's regular expression path; it always matches from the start. */
-export function userRegexpPath(regexp: RegExp, makeParams: () => Params, keepUnmatched = false): CompiledPath {
-  return regexpPath(regexp, regexpKeys(regexp), makeParams, keepUnmatched);
+/**
+ * Compiles a user's regular expression path; it always matches from the
+ * start. v4 keeps unmatched captures and gives keys their offset.
+ */
+export function userRegexpPath(regexp: RegExp, makeParams: () => Params, v4 = false): CompiledPath {
+  return regexpPath(regexp, regexpKeys(regexp, v4), makeParams, v4);
 }
 
 function isAscii(text: string): boolean {

@@ -40,7 +40,7 @@ export function makeV4Compiler(separators: string): PathCompiler {
     if (!SPECIAL.test(path)) return staticPath(path, options, plainParams, separators);
     const keys: pathToRegexp.Key[] = [];
     const regexp = compile(path, options, keys);
-    const pathKeys: PathKey[] = keys.map((k) => ({ name: k.name, optional: k.optional }));
+    const pathKeys: PathKey[] = keys.map((k) => ({ name: k.name, optional: k.optional, offset: k.offset }));
     return regexpPath(regexp, pathKeys, plainParams, true, v4Prefix(path, options.sensitive));
   };
 }
