@@ -34,8 +34,11 @@ const reporters = [
 // 'warning' events they assert on). depd's own lines ('trestle deprecated ...')
 // are asserted on stderr by some tests, so they stay, and the summary says so.
 // A test that hangs fails after a minute instead of holding CI until its deadline.
+// NO_COLOR is a reader's wish for their terminal; the logger tests assert
+// colours with and without it themselves, so the one they inherit is dropped.
+const { NO_COLOR, ...inherited } = process.env;
 const result = spawnSync(process.execPath, ['--no-warnings', '--import', 'tsx', '--test', '--test-timeout=60000', ...reporters, ...files], {
   stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test' },
+  env: { ...inherited, NODE_ENV: process.env.NODE_ENV ?? 'test' },
 });
 process.exit(result.status ?? 1);
