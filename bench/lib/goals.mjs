@@ -7,7 +7,7 @@ const row = (results, scenario, framework) =>
 // [goal text, function returning { value, pass } or null]
 const GOALS = [
   ['hello: trestle ≥ 0.95 × node:http', (r) => atLeast(row(r, 'hello', 'trestle')?.rps, row(r, 'hello', 'node')?.rps, 0.95)],
-  ...['json', 'params', 'middleware', 'body', 'static'].map((name) =>
+  ...['json', 'params', 'middleware', 'body', 'static', 'api'].map((name) =>
     [`${name}: trestle ≥ fastify`, (r) => atLeast(row(r, name, 'trestle')?.rps, row(r, name, 'fastify')?.rps, 1)]),
   ['logger: trestle+logline ≥ fastify+pino', (r) => atLeast(row(r, 'logger', 'trestle')?.rps, row(r, 'logger', 'fastify')?.rps, 1)],
   ['logger: logline costs < 20% of trestle hello', (r) => {

@@ -7,7 +7,7 @@ const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 
 function build({ name, scenario }) {
-  const app = Fastify(name === 'logger' ? loggerOptions() : {});
+  const app = Fastify(name === 'logger' || name === 'api' ? loggerOptions() : {});
   const hello = async () => HELLO;
   switch (name) {
     case 'hello':
@@ -34,6 +34,8 @@ function build({ name, scenario }) {
     case 'static':
       app.register(require('@fastify/static'), { root: STATIC_DIR, prefix: '/static/' });
       break;
+    case 'api':
+      return require('./api-scenario').fastifyApi(app, { scenario });
     default:
       throw new Error(`fastify: no scenario "${name}"`);
   }
