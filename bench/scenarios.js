@@ -29,6 +29,19 @@ const STATIC_FILE = 'file-4k.txt';
 
 const MIDDLEWARE_COUNT = 10;
 
+// The api scenario's router, mounted at /api/v1: 15 resources, each with a
+// list route and an item route (30 in all); the request hits the last item
+// route with a query, a session cookie and an Origin, and the handler echoes
+// all three, so a server that skips the query parser or the cookie parser
+// answers the wrong JSON.
+const API_MOUNT = '/api/v1';
+function apiRoutes(resources) {
+  const routes = [];
+  for (let i = 0; i < resources; i++) routes.push(`/resource${i}`, `/resource${i}/:id`);
+  return routes;
+}
+const API_REPLY = { id: '42', fields: 'name,email', limit: '10', session: 'abc123' };
+
 // Each scenario: the request the load generator sends, what a correct answer
 // looks like, any data the servers need to build it, and notes on servers
 // that do it their own way (shown in the tables).
@@ -102,6 +115,35 @@ const scenarios = {
     routes: paramRoutes(500),
     request: { method: 'GET', path: '/api/v1/resource499/42/items/7' },
     expect: { type: 'application/json', json: PARAMS_REPLY },
+  },
+  api: {
+    about: `a real app's middleware: helmet, cors, cookie-parser, json(), a combined log line to /dev/null, then a router at ${API_MOUNT} with 30 routes; GET of a param route with a query, a cookie and an Origin`,
+    mount: API_MOUNT,
+    routes: apiRoutes(15),
+    request: {
+      method: 'GET',
+      path: `${API_MOUNT}/resource14/42?fields=name,email&limit=10`,
+      headers: { cookie: 'session=abc123; theme=dark', origin: 'http://client.example' },
+    },
+    // cors and helmet leave these with their defaults; a server that skips either fails the probe.
+    expect: {
+      type: 'application/json',
+      json: API_REPLY,
+      headers: { 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff' },
+    },
+    // The frameworks with their own equivalents of every piece, each row
+    // named for its logger; node, koa and polka have none here (n/a).
+    variants: {
+      trestle: ['logline'],
+      express5: ['morgan'],
+      express4: ['morgan'],
+      fastify: ['pino'],
+      hono: ['logger'],
+    },
+    notes: {
+      fastify: '@fastify/helmet, @fastify/cors, @fastify/cookie; pino one line per request',
+      hono: "secureHeaders(), cors(), hono/cookie's getCookie, logger() (its outgoing line only)",
+    },
   },
   // Not a load test: each run is a fresh process (lib/cold.mjs).
   cold: {

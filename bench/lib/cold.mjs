@@ -39,7 +39,7 @@ function request(port, { method, path: urlPath }) {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'] || '', text }));
+      res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'] || '', text, headers: res.headers }));
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -21,13 +21,20 @@ export async function probe(port, { request, expect }) {
   } catch (err) {
     return `request failed: ${err.cause?.message || err.message}`;
   }
-  return checkAnswer({ status: res.status, type: res.headers.get('content-type') || '', text }, expect);
+  const headers = Object.fromEntries(res.headers);
+  return checkAnswer({ status: res.status, type: headers['content-type'] || '', text, headers }, expect);
 }
 
-// What is wrong with an answer ({ status, type, text }), or null when it is right.
-export function checkAnswer({ status, type, text }, expect) {
+// What is wrong with an answer ({ status, type, text, headers }), or null
+// when it is right. `headers` (lower-case names) is checked only against a
+// scenario whose `expect.headers` asks for some: the answer of a server that
+// skipped a middleware lacks that middleware's headers.
+export function checkAnswer({ status, type, text, headers = {} }, expect) {
   if (status !== 200) return `status ${status}, expected 200`;
   if (expect.type && !type.startsWith(expect.type)) return `content-type "${type}", expected ${expect.type}`;
+  for (const [name, value] of Object.entries(expect.headers ?? {})) {
+    if (headers[name] !== value) return `header ${name}: ${JSON.stringify(headers[name] ?? null)}, expected ${JSON.stringify(value)}`;
+  }
   if (expect.text !== undefined && text !== expect.text) return `body ${JSON.stringify(text.slice(0, 80))}`;
   if (expect.file && text !== readFileSync(expect.file, 'utf8')) return 'body differs from the file';
   if (expect.json !== undefined) {

@@ -5,6 +5,7 @@
 //   kit.text(res, text), kit.json(res, value): reply 200
 //   kit.jsonBody(): middleware that parses JSON into req.body
 //   kit.serveStatic(dir): static-file middleware
+//   kit.router(): a Router (api scenario)
 const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
 const { connectLogger } = require('./loggers');
 
@@ -37,6 +38,8 @@ function addScenarioRoutes(app, kit, { name, scenario, variant }) {
     case 'static':
       app.use('/static', kit.serveStatic(STATIC_DIR));
       break;
+    case 'api':
+      return require('./api-scenario').connectApi(app, kit, { scenario, variant });
     default:
       throw new Error(`no scenario "${name}"`);
   }

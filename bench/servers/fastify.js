@@ -8,7 +8,7 @@ const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 
 function build({ name, scenario, variant }) {
-  const app = Fastify(name === 'logger' ? loggerOptions() : {});
+  const app = Fastify(name === 'logger' || name === 'api' ? loggerOptions() : {});
   if (variant === 'etag') app.register(require('@fastify/etag'), { weak: true });
   const hello = async () => HELLO;
   switch (name) {
@@ -36,6 +36,8 @@ function build({ name, scenario, variant }) {
     case 'static':
       app.register(require('@fastify/static'), { root: STATIC_DIR, prefix: '/static/' });
       break;
+    case 'api':
+      return require('./api-scenario').fastifyApi(app, { scenario });
     default:
       throw new Error(`fastify: no scenario "${name}"`);
   }

@@ -36,6 +36,8 @@ function build({ name, scenario }) {
         rewriteRequestPath: (p) => p.slice('/static'.length),
       }));
       break;
+    case 'api':
+      return require('./api-scenario').honoApi(app, { scenario });
     default:
       throw new Error(`hono: no scenario "${name}"`);
   }

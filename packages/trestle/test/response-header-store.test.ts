@@ -4,10 +4,18 @@
 // see them exactly as if setHeader had been called.
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
+import cookieParser from 'cookie-parser';
+import cors from 'cors';
+import helmet from 'helmet';
 import request from 'supertest';
 import trestle, { type Response } from 'trestle';
-import { serve } from './helpers';
+import { rawRequest, serve } from './helpers';
+import { serveH2 } from './http2-helpers';
+
+/** Express 5 (installed as `express5`, untyped), called through trestle's types, which both implement here. */
+const express5 = createRequire(__filename)('express5') as { (): trestle.Application; json(): trestle.RequestHandler };
 import { appWith } from './response-helpers';
 
 /** Calls `fn` with the response right before node writes the head (what on-headers does). */
@@ -147,6 +155,122 @@ describe('headers set by send(), json(), type() and the app', () => {
       const res = await request(app).get('/').expect(520);
       assert.equal(res.body.code, 'ERR_INVALID_CHAR');
       assert.equal(res.headers['x-injected'], undefined);
+    }
+  });
+});
+
+/** The raw header lines of one answer, `[name, value]` in wire order, Date left out (it moves). */
+async function wireHeaders(app: http.RequestListener, path: string, headers: http.OutgoingHttpHeaders = {}): Promise<Array<[string, string]>> {
+  const server = await serve(app);
+  try {
+    return await new Promise((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: server.port, path, headers, agent: false }, (res) => {
+          res.resume();
+          const lines: Array<[string, string]> = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+          res.on('end', () => resolve(lines.filter(([name]) => name !== 'Date')));
+        })
+        .on('error', reject);
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+// removeHeader is trestle's own, so that the header store stays fast after
+// a removal (see src/response/header-store.ts); it must do what node's does.
+describe('res.removeHeader', () => {
+  test('helmet, cors, cookie-parser and json() give the same header lines as on Express 5', async () => {
+    // Each framework with its own json().
+    const build = (app: trestle.Application, json: () => trestle.RequestHandler) => {
+      app.set('env', 'production');
+      app.use(helmet(), cors(), cookieParser(), json());
+      app.get('/api/items/:id', (req, res) => {
+        res.json({ id: req.params.id, q: req.query.q, session: (req.cookies as Record<string, string>).session });
+      });
+      return app as unknown as http.RequestListener;
+    };
+    const headers = { Cookie: 'session=abc; theme=dark', Origin: 'http://client.test' };
+    const mine = await wireHeaders(build(trestle(), () => trestle.json()), '/api/items/7?q=x', headers);
+    const theirs = await wireHeaders(build(express5(), () => express5.json()), '/api/items/7?q=x', headers);
+    assert.deepEqual(mine, theirs);
+    assert.ok(mine.some(([name, value]) => name === 'X-Content-Type-Options' && value === 'nosniff'));
+    assert.ok(!mine.some(([name]) => name === 'X-Powered-By'));
+  });
+
+  test('keeps the order of the other headers for getHeaderNames, getHeaders and the wire', async () => {
+    let seen: unknown;
+    const app = appWith((_req, res) => {
+      res.setHeader('X-One', '1');
+      res.setHeader('X-Two', '2');
+      res.setHeader('X-Three', '3');
+      res.removeHeader('x-two');
+      res.removeHeader('X-Absent');
+      seen = { names: res.getHeaderNames(), headers: { ...res.getHeaders() }, has: res.hasHeader('X-Two') };
+      res.setHeader('X-Two', 'again');
+      res.end();
+    });
+    const lines = await wireHeaders(app as unknown as http.RequestListener, '/');
+    assert.deepEqual(seen, { names: ['x-powered-by', 'x-one', 'x-three'], headers: { 'x-powered-by': 'Trestle', 'x-one': '1', 'x-three': '3' }, has: false });
+    assert.deepEqual(lines.map(([name]) => name).slice(0, 4), ['X-Powered-By', 'X-One', 'X-Three', 'X-Two']);
+  });
+
+  test('removing Date leaves it out, as node does; Content-Length set by send() after a removal is still sent', async () => {
+    const app = appWith((_req, res) => {
+      res.removeHeader('Date');
+      res.removeHeader('X-Powered-By');
+      res.removeHeader('Content-Length');
+      res.send('body');
+    });
+    const server = await serve(app as unknown as http.RequestListener);
+    try {
+      const raw = await rawRequest(server.port, 'GET', '/');
+      assert.equal(raw.headers.date, undefined);
+      assert.equal(raw.headers['x-powered-by'], undefined);
+      assert.equal(raw.headers['content-length'], '4');
+      assert.equal(raw.body, 'body');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("node's errors: a name that is not a string, and a head already sent", async () => {
+    const codes: unknown[] = [];
+    const app = appWith((_req, res) => {
+      try {
+        res.removeHeader(42 as unknown as string);
+      } catch (err) {
+        codes.push((err as { code?: string }).code);
+      }
+      res.send('sent');
+      try {
+        res.removeHeader('ETag');
+      } catch (err) {
+        codes.push((err as { code?: string }).code);
+      }
+    });
+    await request(app).get('/').expect(200, 'sent');
+    assert.deepEqual(codes, ['ERR_INVALID_ARG_TYPE', 'ERR_HTTP_HEADERS_SENT']);
+  });
+
+  test('an HTTP/2 response removes through node’s HTTP/2 method', async () => {
+    const app = appWith((_req, res) => {
+      res.setHeader('X-Kept', 'yes');
+      res.setHeader('X-Gone', 'no');
+      res.removeHeader('X-Gone');
+      res.removeHeader('X-Powered-By');
+      res.send('h2');
+    });
+    const served = await serveH2(app, 'h2c');
+    try {
+      const res = await served.request('/');
+      assert.equal(res.text, 'h2');
+      assert.equal(res.headers['x-kept'], 'yes');
+      assert.equal(res.headers['x-gone'], undefined);
+      assert.equal(res.headers['x-powered-by'], undefined);
+    } finally {
+      await served.close();
     }
   });
 });

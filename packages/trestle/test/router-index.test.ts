@@ -102,6 +102,47 @@ describe('routing with a large stack (layer index)', () => {
     }
   });
 
+  test('routes without parameters answer their own path, with a trailing slash unless routing is strict, and no longer one', async () => {
+    // [path, status, body, X-Mounted] as Express 5 answers each, loose then strict.
+    const expected: Record<string, Array<[string, number, string, string]>> = {
+      loose: [
+        ['/resource14/42', 200, 'item 14 42', ''], ['/resource1', 200, 'list 1', ''], ['/RESOURCE1', 200, 'list 1', ''],
+        ['/resource1/', 200, 'list 1', ''], ['/resource1//', 404, '', ''], ['/resource10', 200, 'list 10', ''],
+        ['/resource1x', 404, '', ''], ['/resource3', 200, 'list 3', ''], ['/resource3/', 200, 'list 3', ''],
+        ['/resource3//', 404, '', 'yes'], ['/resource3/x', 200, 'item 3 x', ''],
+      ],
+      strict: [
+        ['/resource14/42', 200, 'item 14 42', ''], ['/resource1', 200, 'list 1', ''], ['/RESOURCE1', 200, 'list 1', ''],
+        ['/resource1/', 404, '', ''], ['/resource1//', 404, '', ''], ['/resource10', 200, 'list 10', ''],
+        ['/resource1x', 404, '', ''], ['/resource3', 200, 'list 3', ''], ['/resource3/', 200, 'list 3 with a slash', 'yes'],
+        ['/resource3//', 404, '', 'yes'], ['/resource3/x', 200, 'item 3 x', ''],
+      ],
+    };
+    for (const mode of ['loose', 'strict']) {
+      const app = trestle();
+      app.set('env', 'production');
+      if (mode === 'strict') app.enable('strict routing');
+      // A REST app's usual pair per resource: the list, then the item.
+      for (let i = 0; i < 15; i++) {
+        app.get(`/resource${i}`, (_req, res) => res.send(`list ${i}`));
+        app.get(`/resource${i}/:id`, (req, res) => res.send(`item ${i} ${req.params.id}`));
+      }
+      // A mount and two more list routes on a path the index already holds.
+      app.use('/resource3', (_req, res, next) => {
+        res.set('X-Mounted', 'yes');
+        next();
+      });
+      app.get('/resource3', (_req, res) => res.send('second list 3'));
+      app.get('/resource3/', (_req, res) => res.send('list 3 with a slash'));
+      for (const [path, status, body, mounted] of expected[mode]!) {
+        const res = await request(app).get(path);
+        assert.equal(res.status, status, `${mode} ${path}`);
+        if (status === 200) assert.equal(res.text, body, `${mode} ${path}`);
+        assert.equal(res.headers['x-mounted'] ?? '', mounted, `${mode} ${path}`);
+      }
+    }
+  });
+
   test('v4 optional parameters and wildcards among many routes', async () => {
     const app = trestleV4();
     app.set('env', 'production');

@@ -178,7 +178,9 @@ describe('the public types list the members of the objects', () => {
       assert.ok(seen);
       const emitter = Object.keys(new EventEmitter());
       assert.deepEqual(without(seen.req, bare.req, emitter, ['constructor'], internal[gen].request), [...expected[gen].request].sort());
-      assert.deepEqual(without(seen.res, bare.res, emitter, ['constructor']), [...expected[gen].response].sort());
+      // node's own methods that trestle re-implements (removeHeader, see src/response/header-store.ts) are not new members.
+      const nodeOwn = chain(http.ServerResponse.prototype, Object.prototype);
+      assert.deepEqual(without(seen.res, bare.res, emitter, ['constructor'], nodeOwn), [...expected[gen].response].sort());
     });
 
     test(`${entry}: application, router and the factory`, () => {

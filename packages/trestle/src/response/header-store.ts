@@ -27,6 +27,7 @@ interface Outgoing {
   _header?: string | null;
   setHeader(name: string, value: Value): unknown;
   getHeader(name: string): Value | undefined;
+  removeHeader(name: string): void;
 }
 
 /** node's own slot for the outgoing headers, found on a throwaway response. */
@@ -41,6 +42,7 @@ const kOutHeaders: symbol | undefined = (() => {
 
 const nodeSetHeader = ServerResponse.prototype.setHeader;
 const nodeGetHeader = ServerResponse.prototype.getHeader;
+const nodeRemoveHeader = ServerResponse.prototype.removeHeader;
 
 /**
  * A header store V8 keeps in fast mode: instances of a constructor whose
@@ -81,6 +83,44 @@ let http2Store: ((res: Outgoing) => Http2Store | undefined) | undefined;
 
 export function useHttp2Store(find: (res: Outgoing) => Http2Store | undefined): void {
   http2Store = find;
+}
+
+/** node's removeHeader for HTTP/2 responses (Http2ServerResponse's), set by response/http2.ts. */
+let http2RemoveHeader: ((this: Outgoing, name: string) => void) | undefined;
+
+export function useHttp2RemoveHeader(remove: (this: Outgoing, name: string) => void): void {
+  http2RemoveHeader = remove;
+}
+
+/**
+ * `res.removeHeader(name)`, as node does it, but keeping the store in fast
+ * mode. node deletes the key from the store, and V8 turns an object from
+ * which any but its last-added key is deleted into a dictionary: helmet
+ * removes X-Powered-By (set first) after adding a dozen headers, and every
+ * later header access of that response, and node's walk of the store to
+ * write the head, ran on the dictionary (the api scenario's profile). The
+ * store is copied without the key instead (node then deletes a key that is
+ * not there: its checks, errors and flags for Connection, Content-Length,
+ * Date and Transfer-Encoding stay its own). An HTTP/2 response goes to
+ * node's HTTP/2 method.
+ */
+export function removeHeader(res: Outgoing, name: string): void {
+  if (!(res instanceof ServerResponse)) {
+    (http2RemoveHeader ?? nodeRemoveHeader).call(res, name);
+    return;
+  }
+  if (typeof name === 'string') dropFromStore(res, name.toLowerCase());
+  // Looked up now: a tool that wraps node's method after trestle loaded still sees every call.
+  ServerResponse.prototype.removeHeader.call(res, name);
+}
+
+/** Replaces the store with a copy lacking `key`, when there is one to copy and the head is not sent. */
+function dropFromStore(res: Outgoing, key: string): void {
+  const store = readableStore(res);
+  if (store === undefined || store === null || res._header || store[key] === undefined) return;
+  const kept = new HeaderStore();
+  for (const other in store) if (other !== key) kept[other] = store[other];
+  (res as unknown as Record<symbol, Store>)[kOutHeaders!] = kept;
 }
 
 /** `res.setHeader(name, value)` on a response that is not node:http's own (`key` is `name` lower-cased). */

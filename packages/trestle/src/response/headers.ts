@@ -5,7 +5,7 @@
 import { basename, extname } from 'node:path';
 import * as contentType from 'content-type';
 import { validateHeaderValue } from 'node:http';
-import { putContentType } from './header-store';
+import { putContentType, removeHeader } from './header-store';
 import { boundedMemo } from '../memo';
 import { createError } from '../errors';
 import { lazy } from '../lazy';
@@ -84,6 +84,11 @@ export const headerMembers = {
     }
     this.setHeader(field, v as string);
     return this;
+  },
+
+  /** node's removeHeader, leaving the header store fast (see header-store.ts). */
+  removeHeader(this: ResponseState, name: string): void {
+    removeHeader(this, name);
   },
 
   get(this: ResponseState, field: string): number | string | string[] | undefined {

@@ -13,7 +13,7 @@
 //   writeHead. It is left out, without a warning (final handlers set it).
 import { EventEmitter } from 'node:events';
 import { Http2ServerResponse, type OutgoingHttpHeaders } from 'node:http2';
-import { useHttp2Store } from './header-store';
+import { useHttp2RemoveHeader, useHttp2Store } from './header-store';
 
 type HeaderValue = number | string | readonly string[];
 type HeaderList = readonly (string | readonly string[])[];
@@ -103,6 +103,8 @@ const kHeaders: symbol | undefined = (() => {
 export function installHttp2Response(layer: object): void {
   const proto = Http2ServerResponse.prototype;
   Object.defineProperties(layer, http2ResponseMembers(proto));
+  // trestle's removeHeader (mirrored from the HTTP/1.1 chain) hands HTTP/2 responses to this.
+  useHttp2RemoveHeader(proto.removeHeader);
   if (kHeaders === undefined) return;
   const setHeader = (layer as Http2ServerResponse).setHeader;
   const getHeader = proto.getHeader;

@@ -2,13 +2,18 @@
 // layer has a literal prefix its matches start with (see CompiledPath); a
 // compressed trie of those prefixes yields, for a request path, the few
 // layers whose prefix it starts with. Layers with no prefix (user regular
-// expressions, `use('/')`) are candidates for every path. Definition order
-// is kept: the router still visits candidates in stack order.
+// expressions, `use('/')`) are candidates for every path. A route with no
+// parameters matches its prefix and nothing longer, so it is offered only to
+// a path that ends there (or with one more '/'): of `/users` and
+// `/users/:id`, a request for `/users/42` is offered the second alone.
+// Definition order is kept: the router still visits candidates in stack order.
 import type { Layer } from './layer';
 
 interface TrieNode {
   /** Stack indices of the layers whose prefix ends at this node. */
   layers: number[];
+  /** Those of the layers that match nothing longer than their prefix (see CompiledPath.exact). */
+  exact: number[];
   /** Edges by their label's first character code. */
   next: Map<number, TrieEdge>;
 }
@@ -35,12 +40,21 @@ export interface LayerIndex {
 function node(): TrieNode {
   // A Map, not an array by character code: that measured ~10 ns faster a
   // lookup but tripled the index's memory (1 KiB a node).
-  return { layers: [], next: new Map() };
+  return { layers: [], exact: [], next: new Map() };
 }
 
 function prefixOf(layer: Layer): string {
   if (layer.matchesAll || layer.matchers.length !== 1) return '';
   return layer.matchers[0]!.prefix;
+}
+
+function isExact(layer: Layer): boolean {
+  return !layer.matchesAll && layer.matchers.length === 1 && layer.matchers[0]!.exact;
+}
+
+/** Does `path` end at `i`, or at `i` and one '/' after it? */
+function endsAt(path: string, i: number): boolean {
+  return i === path.length || (i === path.length - 1 && path.charCodeAt(i) === 47);
 }
 
 /** The node where `prefix` ends, made (splitting an edge if need be) when missing. */
@@ -91,7 +105,8 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
   let prefixed = 0;
   stack.forEach((layer, i) => {
     const prefix = prefixOf(layer);
-    insert(root, prefix).layers.push(i);
+    const at = insert(root, prefix);
+    (prefix.length !== 0 && isExact(layer) ? at.exact : at.layers).push(i);
     if (prefix.length !== 0) prefixed++;
   });
   if (prefixed < WORTHWHILE) return undefined;
@@ -110,9 +125,14 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
         if (edge === undefined || !follows(path, i, edge.label, sensitive)) break;
         at = edge.to;
         i += edge.label.length;
-        if (at.layers.length === 0) continue;
-        if (first === undefined) first = at.layers;
-        else (more ??= [first]).push(at.layers);
+        if (at.layers.length !== 0) {
+          if (first === undefined) first = at.layers;
+          else (more ??= [first]).push(at.layers);
+        }
+        if (at.exact.length !== 0 && endsAt(path, i)) {
+          if (first === undefined) first = at.exact;
+          else (more ??= [first]).push(at.exact);
+        }
       }
       if (more !== undefined) return more.flat().sort((a, b) => a - b);
       return first ?? NONE;

@@ -96,6 +96,7 @@ function compileRoutePath(profile: RouterProfile, path: unknown, options: PathOp
   return {
     keys: parts.flatMap((p) => p.keys),
     prefix: '',
+    exact: false,
     regexp: undefined,
     match(p) {
       for (const part of parts) {

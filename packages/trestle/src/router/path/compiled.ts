@@ -27,6 +27,11 @@ export interface CompiledPath {
    * ignores case); '' when nothing is certain. Routers index layers by it.
    */
   prefix: string;
+  /**
+   * Matches nothing but `prefix` itself, or it and one '/' (a route with no
+   * parameters): an index need not offer the layer for longer paths.
+   */
+  exact: boolean;
   /** The regular expression, when the path needs one (static paths do not). */
   regexp: RegExp | undefined;
   /** Throws a 400 error when a parameter has malformed percent-encoding. */
@@ -86,7 +91,8 @@ export function staticPath(path: string, options: PathOptions, makeParams: () =>
     }
     return null;
   }
-  return { keys: [], prefix: slashOnly || !isAscii(pattern) ? '' : pattern, regexp: undefined, match };
+  const prefix = slashOnly || !isAscii(pattern) ? '' : pattern;
+  return { keys: [], prefix, exact: end && prefix.length !== 0, regexp: undefined, match };
 }
 
 /**
@@ -111,7 +117,7 @@ export function regexpPath(regexp: RegExp, keys: PathKey[], makeParams: () => Pa
     }
     return { path: m[0], params };
   }
-  return { keys, prefix, regexp, match };
+  return { keys, prefix, exact: false, regexp, match };
 }
 
 /**
