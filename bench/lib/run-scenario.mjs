@@ -13,7 +13,7 @@ export function plannedRows(scenario, frameworks) {
   return frameworks.flatMap((framework) => {
     const variants = scenario.variants ? scenario.variants[framework] : [null];
     const note = scenario.notes?.[framework];
-    if (!variants) return [{ framework, variant: null, label: framework, status: 'n/a', note: 'n/a' }];
+    if (!variants) return [{ framework, variant: null, label: framework, status: 'n/a', note: note ? `n/a: ${note}` : 'n/a' }];
     return variants.map((variant) => ({
       framework, variant, label: variant ? `${framework} (${variant})` : framework, status: 'pending', note,
     }));

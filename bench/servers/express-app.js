@@ -11,6 +11,7 @@ function serveExpressApp(express) {
     json: (res, value) => res.json(value),
     jsonBody: () => express.json(),
     serveStatic: (dir) => express.static(dir),
+    routeSyntax: 'regexp',
   };
   const args = parseArgs();
   const app = addScenarioRoutes(express(), kit, args);

@@ -3,7 +3,7 @@
 // (fastify's own idiom; @fastify/middie is not installed). Static files go
 // through @fastify/static, fastify's own plugin, with its defaults.
 const Fastify = require('fastify');
-const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
+const { HELLO, JSON_REPLY, STATIC_DIR, routeIn } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 
 function build({ name, scenario }) {
@@ -18,8 +18,9 @@ function build({ name, scenario }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'routes-5000':
     case 'cold':
-      for (const route of scenario.routes) app.get(route, async (req) => req.params);
+      for (const route of scenario.routes) app.get(routeIn('fastify', route), async (req) => req.params);
       break;
     case 'middleware':
       for (let i = 0; i < scenario.middlewareCount; i++) app.addHook('onRequest', (req, reply, done) => done());

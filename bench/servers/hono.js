@@ -4,7 +4,7 @@ const path = require('node:path');
 const { Hono } = require('hono');
 const { serve } = require('@hono/node-server');
 const { serveStatic } = require('@hono/node-server/serve-static');
-const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
+const { HELLO, JSON_REPLY, STATIC_DIR, routeIn } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 
 function build({ name, scenario }) {
@@ -19,8 +19,9 @@ function build({ name, scenario }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'routes-5000':
     case 'cold':
-      for (const route of scenario.routes) app.get(route, (c) => c.json(c.req.param()));
+      for (const route of scenario.routes) app.get(routeIn('hono', route), (c) => c.json(c.req.param()));
       break;
     case 'middleware':
       for (let i = 0; i < scenario.middlewareCount; i++) app.use((c, next) => next());
