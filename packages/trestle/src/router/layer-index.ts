@@ -1,9 +1,10 @@
 // Which layers of a stack can match a path, without asking each one. Every
 // layer has a literal prefix its matches start with (see CompiledPath); a
 // compressed trie of those prefixes yields, for a request path, the few
-// layers whose prefix it starts with. Layers with no prefix (user regular
-// expressions, `use('/')`) are candidates for every path. Definition order
-// is kept: the router still visits candidates in stack order.
+// layers whose prefix it starts with. Layers with no prefix (`use('/')`,
+// unanchored or alternating regular expressions: see path/regexp-prefix.ts)
+// are candidates for every path. Definition order is kept: the router still
+// visits candidates in stack order.
 import type { Layer } from './layer';
 
 interface TrieNode {

@@ -1,6 +1,7 @@
 // What every profile's path compiler produces: a matcher for one path. The
 // router only ever calls `match`, so each generation can bring its own syntax.
 import { withStatus } from '../../errors';
+import { regexpPrefix } from './regexp-prefix';
 
 /** Route parameters as matched: by name, or by capture index for regexps. */
 export type Params = Record<string, unknown>;
@@ -137,9 +138,12 @@ export function regexpKeys(regexp: RegExp): PathKey[] {
   return keys;
 }
 
-/** Compiles a user's regular expression path; it always matches from the start. */
-export function userRegexpPath(regexp: RegExp, makeParams: () => Params, keepUnmatched = false): CompiledPath {
-  return regexpPath(regexp, regexpKeys(regexp), makeParams, keepUnmatched);
+/**
+ * Compiles a user's regular expression path, run as given (unanchored unless
+ * it says `^`); `sensitive` is the router's, for the prefix the index uses.
+ */
+export function userRegexpPath(regexp: RegExp, makeParams: () => Params, sensitive: boolean, keepUnmatched = false): CompiledPath {
+  return regexpPath(regexp, regexpKeys(regexp), makeParams, keepUnmatched, regexpPrefix(regexp, sensitive));
 }
 
 function isAscii(text: string): boolean {
