@@ -7,11 +7,16 @@
 // visits candidates in stack order.
 import type { Layer } from './layer';
 
+/**
+ * Most nodes have either layers or edges, not both (with 5,000 routes, each
+ * route's node is a leaf): each is made when first needed, which halves the
+ * index's memory (an empty Map alone is ~200 bytes).
+ */
 interface TrieNode {
   /** Stack indices of the layers whose prefix ends at this node. */
-  layers: number[];
+  layers: number[] | undefined;
   /** Edges by their label's first character code. */
-  next: Map<number, TrieEdge>;
+  next: Map<number, TrieEdge> | undefined;
 }
 
 /**
@@ -36,7 +41,7 @@ export interface LayerIndex {
 function node(): TrieNode {
   // A Map, not an array by character code: that measured ~10 ns faster a
   // lookup but tripled the index's memory (1 KiB a node).
-  return { layers: [], next: new Map() };
+  return { layers: undefined, next: undefined };
 }
 
 function prefixOf(layer: Layer): string {
@@ -49,10 +54,10 @@ function insert(root: TrieNode, prefix: string): TrieNode {
   let at = root;
   let i = 0;
   while (i < prefix.length) {
-    const edge = at.next.get(prefix.charCodeAt(i));
+    const edge = at.next?.get(prefix.charCodeAt(i));
     if (edge === undefined) {
       const to = node();
-      at.next.set(prefix.charCodeAt(i), { label: prefix.slice(i), to });
+      (at.next ??= new Map()).set(prefix.charCodeAt(i), { label: prefix.slice(i), to });
       return to;
     }
     let common = 1;
@@ -60,7 +65,7 @@ function insert(root: TrieNode, prefix: string): TrieNode {
     if (common < edge.label.length) {
       // The new prefix ends, or turns off, inside this edge: split it there.
       const middle = node();
-      middle.next.set(edge.label.charCodeAt(common), { label: edge.label.slice(common), to: edge.to });
+      middle.next = new Map([[edge.label.charCodeAt(common), { label: edge.label.slice(common), to: edge.to }]]);
       edge.label = edge.label.slice(0, common);
       edge.to = middle;
     }
@@ -92,7 +97,8 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
   let prefixed = 0;
   stack.forEach((layer, i) => {
     const prefix = prefixOf(layer);
-    insert(root, prefix).layers.push(i);
+    const at = insert(root, prefix);
+    (at.layers ??= []).push(i);
     if (prefix.length !== 0) prefixed++;
   });
   if (prefixed < WORTHWHILE) return undefined;
@@ -100,18 +106,18 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
   return {
     candidates(path: string): readonly number[] {
       // Most paths end at one node with layers: no list of lists for them.
-      let first: number[] | undefined = root.layers.length === 0 ? undefined : root.layers;
+      let first: number[] | undefined = root.layers;
       let more: number[][] | undefined;
       let at = root;
       let i = 0;
       while (i < path.length) {
         let code = path.charCodeAt(i);
         if (!sensitive && code >= 65 && code <= 90) code += 32;
-        const edge = at.next.get(code);
+        const edge = at.next?.get(code);
         if (edge === undefined || !follows(path, i, edge.label, sensitive)) break;
         at = edge.to;
         i += edge.label.length;
-        if (at.layers.length === 0) continue;
+        if (at.layers === undefined) continue;
         if (first === undefined) first = at.layers;
         else (more ??= [first]).push(at.layers);
       }
