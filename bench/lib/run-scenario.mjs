@@ -4,7 +4,7 @@
 // hits them all alike; finally read each server's RSS and stop it.
 import { startServer } from './server-process.mjs';
 import { probe } from './probe.mjs';
-import { pin, rssMB, cpuSnapshot, cpuShares, SERVER_CPU } from './cpu.mjs';
+import { pin, rssMB, cpuSnapshot, cpuShares, settle, SERVER_CPU } from './cpu.mjs';
 import { median } from './report.mjs';
 
 // The rows of a scenario's table: one per framework, or one per logger
@@ -29,11 +29,12 @@ function skip(row, why, log) {
 // A round in which other processes used more than this share of a CPU.
 const DISTURBED = 0.2;
 
-// Measures one round against a live row.
+// Measures one round against a live row, then lets it finish what it was sent.
 async function measureRound(row, measure, seconds, load) {
   const before = cpuSnapshot(row.server.pid);
   const figures = await measure({ port: row.server.port, seconds, ...load });
   const shares = cpuShares(before, cpuSnapshot(row.server.pid));
+  await settle(row.server.pid);
   return { ...figures, ...shares, disturbed: shares.otherCpu > DISTURBED };
 }
 
@@ -63,7 +64,10 @@ export async function runScenario({ name, scenario, options, measure, pinned, lo
         await row.server.stop();
       }
     }
-    for (const row of live()) await measure({ port: row.server.port, seconds: options.warmup, ...load });
+    for (const row of live()) {
+      await measure({ port: row.server.port, seconds: options.warmup, ...load });
+      await settle(row.server.pid);
+    }
     for (const row of live()) row.rounds = [];
     // A round that other work on the machine disturbed is kept in the raw
     // figures but measured again, within a budget that bounds the run's time.
