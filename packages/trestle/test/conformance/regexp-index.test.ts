@@ -194,6 +194,12 @@ describe('the prefix read from a regular expression', () => {
     [/^\/a[|]b/, true, '/a'],
     [/^\/a\|b/, true, '/a|b'],
   ];
+  class Anything extends RegExp {
+    override exec(): RegExpExecArray | null {
+      return Object.assign(['/'], { index: 0, input: '/' }) as RegExpExecArray;
+    }
+  }
+  cases.push([new Anything('^\\/api'), true, '']); // its exec matches what its source does not say
   for (const [regexp, sensitive, prefix] of cases) {
     test(`${regexp} in a case-${sensitive ? 'sensitive' : 'insensitive'} router: ${JSON.stringify(prefix)}`, () => {
       assert.equal(regexpPrefix(regexp, sensitive), prefix);

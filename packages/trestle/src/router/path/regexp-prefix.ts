@@ -66,6 +66,8 @@ function foldsBeyondAscii(c: string, unicode: boolean): boolean {
  * few layers more, never fewer).
  */
 export function regexpPrefix(regexp: RegExp, sensitive: boolean): string {
+  // A subclass, or an own `exec`, may match what its source does not say.
+  if (Object.getPrototypeOf(regexp) !== RegExp.prototype || Object.hasOwn(regexp, 'exec')) return '';
   const { source, flags } = regexp;
   if (source[0] !== '^' || /[gmy]/.test(flags) || hasTopLevelAlternation(source, flags.includes('v'))) return '';
   const ignoreCase = flags.includes('i');
