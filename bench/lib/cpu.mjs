@@ -93,7 +93,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Waits (at most `limitMs`) until the server is idle: a slow server still
 // works through the requests its connections had sent when a round ended
-// (Express on routes-5000: 64 of ~90 ms each), and would take that CPU from
+// (Express 5 on routes-5000: 64 of several ms each), and would take that CPU from
 // the next server's round. Idle: under 20% of a CPU over 50 ms.
 export async function settle(pid, limitMs = 15_000) {
   for (let waited = 0; waited < limitMs; waited += 50) {
