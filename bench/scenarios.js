@@ -16,6 +16,31 @@ function paramRoutes(count) {
 }
 const PARAMS_REPLY = { id: '42', itemId: '7' };
 
+// Like paramRoutes, but every `every`th route (the first of each run, so the
+// last route stays plain) takes digit-only ids: a regular-expression route,
+// written in each framework's own syntax by routeIn().
+function mixedRoutes(count, every) {
+  return paramRoutes(count).map((path, i) => (i % every === 0 ? { path, digitsOnly: true } : path));
+}
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+// A scenario route in a framework's syntax: 'regexp' (a RegExp object with a
+// named group per parameter: trestle, Express, Koa), 'fastify' (find-my-way's
+// `:id(^\\d+)`) or 'hono' (`:id{\\d+}`). Plain routes are the same string in all.
+function routeIn(syntax, route) {
+  if (typeof route === 'string') return route;
+  switch (syntax) {
+    case 'regexp': {
+      const source = route.path.split(/(:\w+)/).map((part) => (part.startsWith(':') ? `(?<${part.slice(1)}>\\d+)` : escapeRegExp(part)));
+      return new RegExp(`^${source.join('')}\\/?$`);
+    }
+    case 'fastify': return route.path.replace(/:\w+/g, '$&(^\\d+)');
+    case 'hono': return route.path.replace(/:\w+/g, '$&{\\d+}');
+    default: throw new Error(`no regular-expression routes in "${syntax}" syntax`);
+  }
+}
+
 // A JSON object whose serialisation is exactly 1 KiB.
 function bodyPayload(bytes) {
   const base = { id: 1234, name: 'bench payload', tags: ['a', 'b', 'c'], nested: { x: 1, y: [1, 2, 3] }, text: '' };
@@ -145,6 +170,19 @@ const scenarios = {
       hono: "secureHeaders(), cors(), hono/cookie's getCookie, logger() (its outgoing line only)",
     },
   },
+  'routes-5000': {
+    about: '5,000 routes like params, every 10th a regular-expression route (digit-only ids), hitting the last one (resource4999, plain)',
+    routes: mixedRoutes(5000, 10),
+    request: { method: 'GET', path: '/api/v1/resource4999/42/items/7' },
+    expect: { type: 'application/json', json: PARAMS_REPLY },
+    // polka 0.5 (trouter/matchit) has no regular-expression routes.
+    variants: { node: [null], trestle: [null], express5: [null], express4: [null], fastify: [null], hono: [null], koa: [null] },
+    notes: {
+      node: 'by hand: a Map from resource to "digits only"',
+      hono: 'router built before listening (on the first requests it takes ~12 s of CPU)',
+      polka: 'its router (matchit) has no regular-expression routes',
+    },
+  },
   // Not a load test: each run is a fresh process (lib/cold.mjs).
   cold: {
     about: 'a fresh process requires the framework, builds 20 routes like params, listens, answers one GET, exits',
@@ -166,4 +204,4 @@ const scenarios = {
   },
 };
 
-module.exports = { scenarios, HELLO, JSON_REPLY, STATIC_DIR, STATIC_FILE };
+module.exports = { scenarios, routeIn, HELLO, JSON_REPLY, STATIC_DIR, STATIC_FILE };

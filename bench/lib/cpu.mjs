@@ -88,3 +88,18 @@ export function cpuShares(before, after) {
   const runner = after.runner - before.runner;
   return { serverCpu: share(server), otherCpu: share(Math.max(0, after.machine - before.machine - server - runner)) };
 }
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Waits (at most `limitMs`) until the server is idle: a slow server still
+// works through the requests its connections had sent when a round ended
+// (Express 5 on routes-5000: 64 of several ms each), and would take that CPU from
+// the next server's round. Idle: under 20% of a CPU over 50 ms.
+export async function settle(pid, limitMs = 15_000) {
+  for (let waited = 0; waited < limitMs; waited += 50) {
+    const before = processSeconds(pid);
+    await sleep(50);
+    const after = processSeconds(pid);
+    if (before == null || after == null || after - before < 0.01) return;
+  }
+}

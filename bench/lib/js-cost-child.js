@@ -88,7 +88,10 @@ class Connection extends Duplex {
 }
 
 async function main() {
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  // Some servers do work before listening (Hono on routes-5000 builds its router).
+  for (let waited = 0; server === undefined && waited < 60_000; waited += 100) await sleep(100);
+  await sleep(200);
   if (server === undefined) throw new Error(`${framework} did not start a server`);
   const batch = Buffer.from(requestText(scenarios[scenarioName]).repeat(BATCH));
   const connection = new Connection();

@@ -4,7 +4,7 @@
 // hits them all alike; finally read each server's RSS and stop it.
 import { startServer } from './server-process.mjs';
 import { probe } from './probe.mjs';
-import { pin, rssMB, cpuSnapshot, cpuShares, SERVER_CPU } from './cpu.mjs';
+import { pin, rssMB, cpuSnapshot, cpuShares, settle, SERVER_CPU } from './cpu.mjs';
 import { median } from './report.mjs';
 
 // The rows of a scenario's table: one per framework, or one per logger
@@ -14,7 +14,7 @@ export function plannedRows(scenario, frameworks) {
   return frameworks.flatMap((framework) => {
     const variants = scenario.variants ? scenario.variants[framework] : [null, ...(scenario.extraVariants?.[framework] ?? [])];
     const note = scenario.notes?.[framework];
-    if (!variants) return [{ framework, variant: null, label: framework, status: 'n/a', note: 'n/a' }];
+    if (!variants) return [{ framework, variant: null, label: framework, status: 'n/a', note: note ? `n/a: ${note}` : 'n/a' }];
     return variants.map((variant) => ({
       framework, variant, label: variant ? `${framework} (${variant})` : framework, status: 'pending', note,
     }));
@@ -30,12 +30,14 @@ function skip(row, why, log) {
 // A round in which other processes used more than this share of a CPU.
 const DISTURBED = 0.2;
 
-// Measures one round against a live row. `round` is the round's index, so
-// the goals can pair each framework's figure with its peers' of that round.
+// Measures one round against a live row, then lets it finish what it was sent.
+// `round` is the round's index, so the goals can pair each framework's figure
+// with its peers' of that round.
 async function measureRound(row, measure, seconds, load, round) {
   const before = cpuSnapshot(row.server.pid);
   const figures = await measure({ port: row.server.port, seconds, ...load });
   const shares = cpuShares(before, cpuSnapshot(row.server.pid));
+  await settle(row.server.pid);
   return { round, ...figures, ...shares, disturbed: shares.otherCpu > DISTURBED };
 }
 
@@ -65,7 +67,10 @@ export async function runScenario({ name, scenario, options, measure, pinned, lo
         await row.server.stop();
       }
     }
-    for (const row of live()) await measure({ port: row.server.port, seconds: options.warmup, ...load });
+    for (const row of live()) {
+      await measure({ port: row.server.port, seconds: options.warmup, ...load });
+      await settle(row.server.pid);
+    }
     for (const row of live()) row.rounds = [];
     // A round that other work on the machine disturbed is kept in the raw
     // figures but measured again, within a budget that bounds the run's time.

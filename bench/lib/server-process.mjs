@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
-const START_TIMEOUT_MS = 15_000;
+// Hono on routes-5000 builds its router before saying "ready": ~12 s of CPU.
+const START_TIMEOUT_MS = 40_000;
 const STOP_TIMEOUT_MS = 3_000;
 
 // A port nobody is listening on right now, chosen by the OS.

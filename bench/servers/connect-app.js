@@ -6,7 +6,8 @@
 //   kit.jsonBody(): middleware that parses JSON into req.body
 //   kit.serveStatic(dir): static-file middleware
 //   kit.router(): a Router (api scenario)
-const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
+//   kit.routeSyntax: how it writes regular-expression routes (see routeIn)
+const { HELLO, JSON_REPLY, STATIC_DIR, routeIn } = require('../scenarios');
 const { connectLogger } = require('./loggers');
 
 function addScenarioRoutes(app, kit, { name, scenario, variant }) {
@@ -20,8 +21,9 @@ function addScenarioRoutes(app, kit, { name, scenario, variant }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'routes-5000':
     case 'cold':
-      for (const route of scenario.routes) app.get(route, (req, res) => kit.json(res, req.params));
+      for (const route of scenario.routes) app.get(routeIn(kit.routeSyntax, route), (req, res) => kit.json(res, req.params));
       break;
     case 'middleware':
       for (let i = 0; i < scenario.middlewareCount; i++) app.use((req, res, next) => next());

@@ -12,6 +12,7 @@ function serveExpressApp(express) {
     jsonBody: () => express.json(),
     serveStatic: (dir) => express.static(dir),
     router: () => express.Router(),
+    routeSyntax: 'regexp',
   };
   const args = parseArgs();
   const app = addScenarioRoutes(express(), kit, args);

@@ -4,7 +4,7 @@
 // through @fastify/static, fastify's own plugin, with its defaults. The `etag`
 // variant registers @fastify/etag, weak, to send an ETag as Express does.
 const Fastify = require('fastify');
-const { HELLO, JSON_REPLY, STATIC_DIR } = require('../scenarios');
+const { HELLO, JSON_REPLY, STATIC_DIR, routeIn } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 
 function build({ name, scenario, variant }) {
@@ -20,8 +20,9 @@ function build({ name, scenario, variant }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'routes-5000':
     case 'cold':
-      for (const route of scenario.routes) app.get(route, async (req) => req.params);
+      for (const route of scenario.routes) app.get(routeIn('fastify', route), async (req) => req.params);
       break;
     case 'middleware':
       for (let i = 0; i < scenario.middlewareCount; i++) app.addHook('onRequest', (req, reply, done) => done());

@@ -4,7 +4,7 @@
 // installed.
 const Koa = require('koa');
 const Router = require('@koa/router');
-const { HELLO, JSON_REPLY } = require('../scenarios');
+const { HELLO, JSON_REPLY, routeIn } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 const { readJsonBody } = require('./respond');
 const { lookupStatic, openStream } = require('./static-file');
@@ -26,9 +26,10 @@ function build({ name, scenario }) {
       break;
     case 'params':
     case 'routes-500':
+    case 'routes-5000':
     case 'cold':
       for (const route of scenario.routes) {
-        router.get(route, (ctx) => {
+        router.get(routeIn('regexp', route), (ctx) => {
           ctx.body = ctx.params;
         });
       }

@@ -17,13 +17,18 @@ function hello(req, res) {
 }
 
 // Matches exactly the shape of scenarios.js's routes,
-// /api/v1/<resource>/:id/items/:itemId, with <resource> looked up in a Set.
+// /api/v1/<resource>/:id/items/:itemId, with <resource> looked up in a Map
+// that says whether its ids must be digits (routes-5000's regular-expression routes).
 function paramsHandler(routes) {
-  const resources = new Set(routes.map((route) => route.split('/')[3]));
+  const resources = new Map(routes.map((route) => typeof route === 'string'
+    ? [route.split('/')[3], false]
+    : [route.path.split('/')[3], true]));
+  const digits = /^\d+$/;
   return (req, res) => {
     const parts = req.url.split('/');
+    const digitsOnly = resources.get(parts[3]);
     if (req.method === 'GET' && parts.length === 7 && parts[1] === 'api' && parts[2] === 'v1' &&
-        resources.has(parts[3]) && parts[5] === 'items') {
+        digitsOnly !== undefined && parts[5] === 'items' && (!digitsOnly || (digits.test(parts[4]) && digits.test(parts[6])))) {
       sendJson(res, { id: decodeURIComponent(parts[4]), itemId: decodeURIComponent(parts[6]) });
     } else notFound(res);
   };
@@ -67,6 +72,7 @@ function handlerFor({ name, scenario }) {
     case 'json': return (req, res) => (req.url === '/json' ? sendJson(res, JSON_REPLY) : notFound(res));
     case 'params':
     case 'routes-500':
+    case 'routes-5000':
     case 'cold': return paramsHandler(scenario.routes);
     case 'middleware': return middlewareHandler(scenario.middlewareCount);
     case 'logger': return loggerHandler();

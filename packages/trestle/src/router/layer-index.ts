@@ -1,21 +1,27 @@
 // Which layers of a stack can match a path, without asking each one. Every
 // layer has a literal prefix its matches start with (see CompiledPath); a
 // compressed trie of those prefixes yields, for a request path, the few
-// layers whose prefix it starts with. Layers with no prefix (user regular
-// expressions, `use('/')`) are candidates for every path. A route with no
-// parameters matches its prefix and nothing longer, so it is offered only to
-// a path that ends there (or with one more '/'): of `/users` and
-// `/users/:id`, a request for `/users/42` is offered the second alone.
-// Definition order is kept: the router still visits candidates in stack order.
+// layers whose prefix it starts with. Layers with no prefix (`use('/')`,
+// unanchored or alternating regular expressions: see path/regexp-prefix.ts)
+// are candidates for every path. A route with no parameters matches its
+// prefix and nothing longer, so it is offered only to a path that ends there
+// (or with one more '/'): of `/users` and `/users/:id`, a request for
+// `/users/42` is offered the second alone. Definition order is kept: the
+// router still visits candidates in stack order.
 import type { Layer } from './layer';
 
+/**
+ * Most nodes have either layers or edges, not both (with 5,000 routes, each
+ * route's node is a leaf): each is made when first needed, which halves the
+ * index's memory (an empty Map alone is ~200 bytes).
+ */
 interface TrieNode {
   /** Stack indices of the layers whose prefix ends at this node. */
-  layers: number[];
+  layers: number[] | undefined;
   /** Those of the layers that match nothing longer than their prefix (see CompiledPath.exact). */
-  exact: number[];
+  exact: number[] | undefined;
   /** Edges by their label's first character code. */
-  next: Map<number, TrieEdge>;
+  next: Map<number, TrieEdge> | undefined;
 }
 
 /**
@@ -40,7 +46,7 @@ export interface LayerIndex {
 function node(): TrieNode {
   // A Map, not an array by character code: that measured ~10 ns faster a
   // lookup but tripled the index's memory (1 KiB a node).
-  return { layers: [], exact: [], next: new Map() };
+  return { layers: undefined, exact: undefined, next: undefined };
 }
 
 function prefixOf(layer: Layer): string {
@@ -62,10 +68,10 @@ function insert(root: TrieNode, prefix: string): TrieNode {
   let at = root;
   let i = 0;
   while (i < prefix.length) {
-    const edge = at.next.get(prefix.charCodeAt(i));
+    const edge = at.next?.get(prefix.charCodeAt(i));
     if (edge === undefined) {
       const to = node();
-      at.next.set(prefix.charCodeAt(i), { label: prefix.slice(i), to });
+      (at.next ??= new Map()).set(prefix.charCodeAt(i), { label: prefix.slice(i), to });
       return to;
     }
     let common = 1;
@@ -73,7 +79,7 @@ function insert(root: TrieNode, prefix: string): TrieNode {
     if (common < edge.label.length) {
       // The new prefix ends, or turns off, inside this edge: split it there.
       const middle = node();
-      middle.next.set(edge.label.charCodeAt(common), { label: edge.label.slice(common), to: edge.to });
+      middle.next = new Map([[edge.label.charCodeAt(common), { label: edge.label.slice(common), to: edge.to }]]);
       edge.label = edge.label.slice(0, common);
       edge.to = middle;
     }
@@ -106,7 +112,8 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
   stack.forEach((layer, i) => {
     const prefix = prefixOf(layer);
     const at = insert(root, prefix);
-    (prefix.length !== 0 && isExact(layer) ? at.exact : at.layers).push(i);
+    if (prefix.length !== 0 && isExact(layer)) (at.exact ??= []).push(i);
+    else (at.layers ??= []).push(i);
     if (prefix.length !== 0) prefixed++;
   });
   if (prefixed < WORTHWHILE) return undefined;
@@ -114,22 +121,22 @@ export function buildIndex(stack: readonly Layer[], sensitive: boolean): LayerIn
   return {
     candidates(path: string): readonly number[] {
       // Most paths end at one node with layers: no list of lists for them.
-      let first: number[] | undefined = root.layers.length === 0 ? undefined : root.layers;
+      let first: number[] | undefined = root.layers;
       let more: number[][] | undefined;
       let at = root;
       let i = 0;
       while (i < path.length) {
         let code = path.charCodeAt(i);
         if (!sensitive && code >= 65 && code <= 90) code += 32;
-        const edge = at.next.get(code);
+        const edge = at.next?.get(code);
         if (edge === undefined || !follows(path, i, edge.label, sensitive)) break;
         at = edge.to;
         i += edge.label.length;
-        if (at.layers.length !== 0) {
+        if (at.layers !== undefined) {
           if (first === undefined) first = at.layers;
           else (more ??= [first]).push(at.layers);
         }
-        if (at.exact.length !== 0 && endsAt(path, i)) {
+        if (at.exact !== undefined && endsAt(path, i)) {
           if (first === undefined) first = at.exact;
           else (more ??= [first]).push(at.exact);
         }

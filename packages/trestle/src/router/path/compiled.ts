@@ -1,6 +1,7 @@
 // What every profile's path compiler produces: a matcher for one path. The
 // router only ever calls `match`, so each generation can bring its own syntax.
 import { withStatus } from '../../errors';
+import { regexpPrefix } from './regexp-prefix';
 
 /** Route parameters as matched: by name, or by capture index for regexps. */
 export type Params = Record<string, unknown>;
@@ -148,11 +149,12 @@ export function regexpKeys(regexp: RegExp, withOffset = false): PathKey[] {
 }
 
 /**
- * Compiles a user's regular expression path; it always matches from the
- * start. v4 keeps unmatched captures and gives keys their offset.
+ * Compiles a user's regular expression path, run as given (unanchored unless
+ * it says `^`); `sensitive` is the router's, for the prefix the index uses.
+ * v4 keeps unmatched captures and gives keys their offset.
  */
-export function userRegexpPath(regexp: RegExp, makeParams: () => Params, v4 = false): CompiledPath {
-  return regexpPath(regexp, regexpKeys(regexp, v4), makeParams, v4);
+export function userRegexpPath(regexp: RegExp, makeParams: () => Params, sensitive: boolean, v4 = false): CompiledPath {
+  return regexpPath(regexp, regexpKeys(regexp, v4), makeParams, v4, regexpPrefix(regexp, sensitive));
 }
 
 function isAscii(text: string): boolean {

@@ -36,7 +36,7 @@ export function makeV4Regexp(separators: string): V4Regexp {
 export function makeV4Compiler(separators: string): PathCompiler {
   const compile = makeV4Regexp(separators);
   return (path, options): CompiledPath => {
-    if (path instanceof RegExp) return userRegexpPath(path, plainParams, true);
+    if (path instanceof RegExp) return userRegexpPath(path, plainParams, options.sensitive, true);
     if (!SPECIAL.test(path)) return staticPath(path, options, plainParams, separators);
     const keys: pathToRegexp.Key[] = [];
     const regexp = compile(path, options, keys);
@@ -47,13 +47,14 @@ export function makeV4Compiler(separators: string): PathCompiler {
 
 /**
  * What a v4 path's matches must start with. The character before `:name`
- * (`/` or `.`) and before `?` may be optional, so it is left out; `|`
+ * (`/` or `.`) may be optional, and so may the one before `?` or `{` (raw
+ * regular-expression quantifiers in a v4 path), so it is left out; `|`
  * anywhere makes the path an alternation with no common prefix.
  */
 function v4Prefix(path: string, sensitive: boolean): string {
   if (path.includes('|')) return '';
   let prefix = literalPrefix(path, SPECIAL, sensitive);
   const next = path[prefix.length];
-  if ((next === ':' || next === '?') && prefix.length !== 0) prefix = prefix.slice(0, -1);
+  if ((next === ':' || next === '?' || next === '{') && prefix.length !== 0) prefix = prefix.slice(0, -1);
   return prefix;
 }

@@ -15,7 +15,7 @@ function plainParams(): Params {
 }
 
 export const compileV5Path: PathCompiler = (path, options): CompiledPath => {
-  if (path instanceof RegExp) return userRegexpPath(path, plainParams);
+  if (path instanceof RegExp) return userRegexpPath(path, plainParams, options.sensitive);
   if (!SPECIAL.test(path)) return staticPath(path, options, nullParams);
   // Without strict routing, trailing slashes of the pattern are loosened away.
   const pattern = options.strict ? path : path.replace(/\/+$/, '') || '/';
