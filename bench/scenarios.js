@@ -102,7 +102,8 @@ const scenarios = {
     // The first listed is the one the "vs" columns compare against.
     variants: {
       node: ['hand-written'],
-      trestle: ['logline', 'logline-json'],
+      // `none`: trestle's hello in the same rounds, for logline's own cost.
+      trestle: ['logline', 'logline-json', 'none'],
       express5: ['morgan', 'pino-http'],
       express4: ['morgan'],
       fastify: ['pino'],
@@ -140,6 +141,8 @@ const scenarios = {
     routes: paramRoutes(500),
     request: { method: 'GET', path: '/api/v1/resource499/42/items/7' },
     expect: { type: 'application/json', json: PARAMS_REPLY },
+    // trestle again with only the last 50 routes: its own params, in the same rounds.
+    extraVariants: { trestle: ['last-50'] },
   },
   api: {
     about: `a real app's middleware: helmet, cors, cookie-parser, json(), a combined log line to /dev/null, then a router at ${API_MOUNT} with 30 routes; GET of a param route with a query, a cookie and an Origin`,
@@ -176,7 +179,8 @@ const scenarios = {
     request: { method: 'GET', path: '/api/v1/resource4999/42/items/7' },
     expect: { type: 'application/json', json: PARAMS_REPLY },
     // polka 0.5 (trouter/matchit) has no regular-expression routes.
-    variants: { node: [null], trestle: [null], express5: [null], express4: [null], fastify: [null], hono: [null], koa: [null] },
+    // trestle's `last-50` row: its own params (the last 50 routes), in the same rounds.
+    variants: { node: [null], trestle: [null, 'last-50'], express5: [null], express4: [null], fastify: [null], hono: [null], koa: [null] },
     notes: {
       node: 'by hand: a Map from resource to "digits only"',
       hono: 'router built before listening (on the first requests it takes ~12 s of CPU)',

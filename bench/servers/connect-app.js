@@ -23,14 +23,17 @@ function addScenarioRoutes(app, kit, { name, scenario, variant }) {
     case 'routes-500':
     case 'routes-5000':
     case 'cold':
-      for (const route of scenario.routes) app.get(routeIn(kit.routeSyntax, route), (req, res) => kit.json(res, req.params));
+      // `last-50`: the same app with only the last 50 routes (the size of params).
+      for (const route of variant === 'last-50' ? scenario.routes.slice(-50) : scenario.routes) {
+        app.get(routeIn(kit.routeSyntax, route), (req, res) => kit.json(res, req.params));
+      }
       break;
     case 'middleware':
       for (let i = 0; i < scenario.middlewareCount; i++) app.use((req, res, next) => next());
       app.get('/', hello);
       break;
     case 'logger':
-      app.use(connectLogger(variant));
+      if (variant !== 'none') app.use(connectLogger(variant));
       app.get('/', hello);
       break;
     case 'body':

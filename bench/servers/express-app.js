@@ -15,7 +15,11 @@ function serveExpressApp(express) {
     routeSyntax: 'regexp',
   };
   const args = parseArgs();
-  const app = addScenarioRoutes(express(), kit, args);
+  const app = express();
+  // `plain` (bench:js): Express's two default headers off, so the answer
+  // carries what Fastify's does; the measured floor those headers set.
+  if (args.variant === 'plain') app.disable('etag').disable('x-powered-by');
+  addScenarioRoutes(app, kit, args);
   app.listen(args.port, HOST, ready).on('error', fail);
 }
 
