@@ -100,6 +100,7 @@ const GOALS = [
   ...['h2c-hello', 'h2c-json', 'h2-hello', 'h2-json'].flatMap((name) => [
     [`${name}: trestle ≥ fastify`, beats(name, 1, FASTIFY)],
     [`${name}: trestle ≥ 1.0 × node sending the same weak ETag`, beats(name, 1, NODE_ETAG)],
+    [`${name} (proposed): trestle sending the same headers (X-Powered-By off) ≥ 1.0 × node (etag)`, beats(name, 1, NODE_ETAG, 'same-headers')],
   ]),
   ['routes-500: trestle > 0.9 × its own params (its last-50 row)', beats('routes-500', 0.9, OWN_PARAMS)],
   ['routes-5000: trestle ≥ 0.9 × its own params (its last-50 row)', beats('routes-5000', 0.9, OWN_PARAMS)],

@@ -23,8 +23,11 @@ export const HTTP2_SCENARIOS = {
 };
 export const HTTP2_FRAMEWORKS = ['node', 'trestle', 'fastify', 'hono'];
 // Rows beside a framework's own: bare node sending Express's default weak
-// ETag, which trestle sends too (issue 23 judges trestle against it).
-const EXTRA_VARIANTS = { node: ['etag'] };
+// ETag, which trestle sends too (issue 23 judges trestle against it), and
+// trestle with X-Powered-By off, so that it sends the very headers of that
+// row: each header costs over HTTP/2 (HPACK, node's checks), and the pair
+// shows what trestle's own code costs against the bare server.
+const EXTRA_VARIANTS = { node: ['etag'], trestle: ['same-headers'] };
 
 /** The rows of an HTTP/2 scenario for the frameworks asked for. */
 export function http2Rows(frameworks) {

@@ -1,6 +1,8 @@
 'use strict';
 // trestle given to node's HTTP/2 server as its request listener, as users do:
 // `http2.createServer(app)` / `http2.createSecureServer(options, app)`.
+// The variant is the mode (`h2c` or `h2`), or the mode and `+same-headers`:
+// X-Powered-By off, so the answer carries node-h2.js's `+etag` headers.
 const trestle = require('trestle');
 const { HELLO, JSON_REPLY } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
@@ -22,4 +24,7 @@ function build(name) {
 }
 
 const args = parseArgs();
-createH2Server(modeOf(args.variant), build(args.name)).listen(args.port, HOST, ready).on('error', fail);
+const [mode, extra] = String(args.variant).split('+');
+const app = build(args.name);
+if (extra === 'same-headers') app.disable('x-powered-by');
+createH2Server(modeOf(mode), app).listen(args.port, HOST, ready).on('error', fail);
