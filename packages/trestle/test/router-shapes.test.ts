@@ -273,6 +273,40 @@ describe('v4 and legacy: Router is the prototype of every router', () => {
     assert.deepEqual(ours.slice(0, 5), [false, undefined, 404, undefined, false]);
   });
 
+  test('v4: app._router nulled, deleted or assigned is what the next route and request use, as on Express 4', async () => {
+    const observe = async (express: ExpressLike) => {
+      const seen: unknown[] = [];
+      const answers = async (app: AppLike, ...paths: string[]) => {
+        for (const path of paths) seen.push(path, (await get(app, path)).status);
+      };
+      // Hot reloaders start over with `app._router = null`: the old routes are gone.
+      const nulled = express();
+      nulled.get('/a', (_req, res) => res.send('a'));
+      (nulled as { _router?: unknown })._router = null;
+      nulled.get('/b', (_req, res) => res.send('b'));
+      await answers(nulled, '/a', '/b');
+      // Deleting it does the same, and the next route brings it back.
+      const deleted = express();
+      deleted.get('/a', (_req, res) => res.send('a'));
+      delete (deleted as { _router?: unknown })._router;
+      seen.push('_router' in deleted);
+      deleted.get('/b', (_req, res) => res.send('b'));
+      seen.push('_router' in deleted);
+      await answers(deleted, '/a', '/b');
+      // A router assigned before the app made one is the one it uses.
+      const donor = express() as AppLike & { lazyrouter(): void };
+      donor.get('/c', (_req, res) => res.send('c'));
+      const adopted = express();
+      (adopted as { _router?: unknown })._router = donor._router;
+      await answers(adopted, '/c');
+      seen.push(adopted._router === donor._router);
+      return seen;
+    };
+    const ours = await observe(v4);
+    assert.deepEqual(ours, await observe(express4));
+    assert.deepEqual(ours, ['/a', 404, '/b', 200, false, true, '/a', 404, '/b', 200, '/c', 200, true]);
+  });
+
   test("v4: the app router's layers are Express 4's: names, regexp source and flags, keys", async () => {
     const describeStack = (stack: LayerLike[]): unknown[] =>
       stack.map((l) => ({

@@ -71,9 +71,7 @@ export function appRouter(app: App): RouterInstance {
       strict: app.enabled('strict routing'),
     });
     app[kAppRouter] = router;
-    const { shape } = app._framework.profile.router;
-    for (const fn of shape.appLayers) router.use(fn);
-    shape.appRouterCreated?.(app);
+    for (const fn of app._framework.profile.router.shape.appLayers) router.use(fn);
   }
   return router;
 }
@@ -358,7 +356,7 @@ function run(app: App, req: Req, res: Res, done: Next): void {
  * final handler (no X-Powered-By, and no `app._router` after).
  */
 function firstRouter(app: App): RouterInstance | undefined {
-  return app._framework.profile.router.shape.appRouterCreated === undefined ? appRouter(app) : undefined;
+  return app._framework.profile.router.shape.routerOnFirstUse ? undefined : appRouter(app);
 }
 
 function mountApp(parent: App, path: unknown, child: App): void {

@@ -42,10 +42,11 @@ export interface RouterShape extends RouteShape {
   /** Middleware every app router starts with (Express 4's `query` and `expressInit`). */
   appLayers: ReadonlyArray<(req: never, res: never, next: Next) => void>;
   /**
-   * v4 (Express 4 creates the app router on first use): called once it is,
-   * to show it as `app._router`; until then a request gets the final handler.
+   * v4: the app router is made by the first route or middleware (or
+   * `lazyrouter()`), never by a request; an app with neither answers from
+   * the final handler, as Express 4's does.
    */
-  appRouterCreated?: (app: object) => void;
+  routerOnFirstUse?: boolean;
 }
 
 export interface RouterOptions {

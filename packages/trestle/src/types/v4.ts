@@ -95,7 +95,10 @@ export type ParamFactory<G extends 'v4' | 'legacy' = 'v4'> = (name: string, arg:
 export interface ApplicationV4<L extends LocalsRecord = LocalsRecord> extends ApplicationCore<L, 'v4'> {
   /** Express 4 removed `app.router`: reading it throws an error that says so. */
   readonly router: never;
-  /** The application router once a route or middleware created it (`lazyrouter()`), as tools for Express 4 read it; absent before (`'_router' in app` is false). */
+  /**
+   * The application router once a route or middleware created it (`lazyrouter()`), as tools for Express 4 read it; absent before (`'_router' in app` is false).
+   * Deleting it (or, as in Express 4, assigning `null`) starts over: the next route makes a new router.
+   */
   _router?: Router<'v4'> | undefined;
   /** Creates the application router if it does not exist yet; as in Express 4 it returns nothing: read `app._router` after. */
   lazyrouter(): void;

@@ -16,8 +16,8 @@ const deprecate = depd('trestle');
  * Express 4's names for the app router: `app._router`, the router once the
  * app routes or handles something (tools test it to tell Express 4 from 5),
  * and `app.lazyrouter()`, which creates it. Shared with the legacy generation,
- * whose apps have `_router` from the start; a v4 app gains it with its router
- * (see showAppRouter).
+ * whose apps have `_router` from the start (an accessor to the core's slot);
+ * a v4 app keeps its router in `_router` itself (see v4RouterSlot).
  */
 export const expressFourRouterMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
   get _router(): RouterInstance | undefined {
@@ -33,15 +33,24 @@ export const expressFourRouterMembers: PropertyDescriptorMap = Object.getOwnProp
 });
 
 /**
- * Express 4 assigns `app._router` when it first needs it, so until then the
- * property is absent (`'_router' in app` is false, as tools check). The core
- * calls this when the app router is created.
+ * Express 4 assigns a plain `app._router` when it first needs a router, so
+ * until then the property is absent (`'_router' in app` is false, as tools
+ * check). Apps and tools then replace it, null it to start over
+ * (`app._router = null`, as hot reloaders do) or delete it, and Express 4
+ * makes a new router at the next route. So in v4 that property is the app
+ * router's only home: the core's slot reads and writes it.
  */
-export function showAppRouter(app: object): void {
-  Object.defineProperty(app, '_router', expressFourRouterMembers._router!);
-}
+const v4RouterSlot: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
+  get [kAppRouter](): RouterInstance | undefined {
+    return (this as { _router?: RouterInstance | null })._router ?? undefined;
+  },
+  set [kAppRouter](router: RouterInstance | undefined) {
+    Object.defineProperty(this, '_router', { value: router, writable: true, enumerable: true, configurable: true });
+  },
+});
 
 export const v4Application: PropertyDescriptorMap = {
+  ...v4RouterSlot,
   lazyrouter: expressFourRouterMembers.lazyrouter!,
   ...Object.getOwnPropertyDescriptors({
     /** Express 4 removed `app.router`; asking for it explains the change. */

@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { makeV4Compiler } from '../../router/path/v4';
 import type { Profile } from '../profile';
-import { showAppRouter, v4Application, v4Factory } from './application';
+import { v4Application, v4Factory } from './application';
 import { withEmptyBody } from './body-parsers';
 import { v4Request } from './request';
 import { oldResponseForms } from './response';
@@ -30,7 +30,7 @@ export const v4: Profile = {
     mountSeparators: '/',
     sendOptions: sendOptionsV4,
     paramFactories: 'deprecated',
-    shape: { ...v4RouterShape('/', expressFourAppLayers), appRouterCreated: showAppRouter },
+    shape: { ...v4RouterShape('/', expressFourAppLayers), routerOnFirstUse: true },
     handlerOptional: true,
   },
   settings: { queryParser: 'extended' },
