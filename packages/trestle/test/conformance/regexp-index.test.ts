@@ -14,7 +14,8 @@ import { regexpPrefix } from '../../src/router/path/regexp-prefix';
 import { makeV4Compiler } from '../../src/router/path/v4';
 import { compileV5Path } from '../../src/router/path/v5';
 
-const RUNS = 500;
+// Cases per property; PROPERTY_RUNS=20000 searches harder (a test run once found one, `/B./.:n`, that 500 had missed).
+const RUNS = Number(process.env.PROPERTY_RUNS) || 500;
 
 /** A piece of a pattern, and text a path might hold where it stands. */
 interface Piece {
@@ -161,7 +162,8 @@ describe('the layer index with regular expressions: no matching layer is left ou
           }
           assertCandidates(stackOf([compiled]), opts.sensitive, paths, `${JSON.stringify(pattern)} ${JSON.stringify(opts)}`, tally);
         }),
-        { numRuns: RUNS },
+        // Found by a run: path-to-regexp 0.1 writes the `/.` before `:n` as `./`, so `/B../b` matches.
+        { numRuns: RUNS, examples: [[{ pattern: '/B./.:n', paths: ['/B../b/', '/B./.'] }, { end: false, strict: false, sensitive: false }]] },
       );
       assert.ok(tally.withPrefix >= RUNS / 5, `only ${tally.withPrefix} matches of layers with a prefix (${tally.matched} in all)`);
     });

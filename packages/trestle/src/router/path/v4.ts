@@ -46,15 +46,22 @@ export function makeV4Compiler(separators: string): PathCompiler {
 }
 
 /**
- * What a v4 path's matches must start with. The character before `:name`
- * (`/` or `.`) may be optional, and so may the one before `?` or `{` (raw
- * regular-expression quantifiers in a v4 path), so it is left out; `|`
- * anywhere makes the path an alternation with no common prefix.
+ * What a v4 path's matches must start with. Before `:name`, path-to-regexp
+ * 0.1 takes a `/`, a `.` or `/.` into the parameter's optional group, and
+ * writes `/.` there as `./` (format first), so all of them are left out. The
+ * character before `?` or `{` (raw regular-expression quantifiers in a v4
+ * path) may be optional too; `|` anywhere makes the path an alternation with
+ * no common prefix.
  */
 function v4Prefix(path: string, sensitive: boolean): string {
   if (path.includes('|')) return '';
   let prefix = literalPrefix(path, SPECIAL, sensitive);
   const next = path[prefix.length];
-  if ((next === ':' || next === '?' || next === '{') && prefix.length !== 0) prefix = prefix.slice(0, -1);
+  if (next === ':') {
+    if (prefix.endsWith('.')) prefix = prefix.slice(0, -1);
+    if (prefix.endsWith('/')) prefix = prefix.slice(0, -1);
+  } else if ((next === '?' || next === '{') && prefix.length !== 0) {
+    prefix = prefix.slice(0, -1);
+  }
   return prefix;
 }
