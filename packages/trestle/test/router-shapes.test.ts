@@ -273,6 +273,24 @@ describe('v4 and legacy: Router is the prototype of every router', () => {
     assert.deepEqual(ours.slice(0, 5), [false, undefined, 404, undefined, false]);
   });
 
+  test("v4: a route's _handles_method() and _options() answer as Express 4's; v5 has _handlesMethod() and _methods()", () => {
+    type RouteLike = Record<string, (this: unknown, ...args: unknown[]) => unknown>;
+    const observe = (express: ExpressLike, handles: string, list: string) => {
+      const router = express.Router();
+      const fn = () => undefined;
+      const [a, b, c] = ['/a', '/b', '/c'].map((path) => router.route(path) as RouteLike);
+      a!.get!.call(a, fn);
+      a!.post!.call(a, fn);
+      b!.all!.call(b, fn);
+      c!.head!.call(c, fn);
+      return [a!, b!, c!].map((route) => ({ list: route[list]!.call(route), head: route[handles]!.call(route, 'HEAD'), put: route[handles]!.call(route, 'put') }));
+    };
+    const ours4 = observe(v4, '_handles_method', '_options');
+    assert.deepEqual(ours4, observe(express4, '_handles_method', '_options'));
+    assert.deepEqual(ours4[1], { list: ['_ALL'], head: true, put: true });
+    assert.deepEqual(observe(v5, '_handlesMethod', '_methods'), observe(express5, '_handlesMethod', '_methods'));
+  });
+
   test('v4: app._router nulled, deleted or assigned is what the next route and request use, as on Express 4', async () => {
     const observe = async (express: ExpressLike) => {
       const seen: unknown[] = [];

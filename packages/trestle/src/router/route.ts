@@ -17,6 +17,8 @@ export interface RouteShape {
   exposeLayer(layer: Layer, path: unknown, options: PathOptions): void;
   /** What `route.get(notAFunction)` (and `app.get(path, notAFunction)`) throws, in the generation's words. */
   routeHandlerError(method: string, fn: unknown): Error;
+  /** Members of this generation's routes beyond the core's (Express 4's names for its method checks). */
+  routeMembers?: PropertyDescriptorMap;
 }
 
 /** What a route takes from its generation (a router profile has it). */
@@ -158,6 +160,7 @@ export function routeClass(profile: RouteProfile): typeof Route {
     // Named `Route` as Express's is: tools read `route.constructor.name`.
     cls = { Route: class extends Route {} }.Route;
     Object.defineProperty(cls.prototype, '_profile', { value: profile });
+    if (profile.shape.routeMembers !== undefined) Object.defineProperties(cls.prototype, profile.shape.routeMembers);
     classes.set(profile, cls);
   }
   return cls;

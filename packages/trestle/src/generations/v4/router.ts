@@ -4,6 +4,7 @@
 // misuse is reported in Express 4's words.
 import { createError } from '../../errors';
 import type { Layer } from '../../router/layer';
+import type { Route } from '../../router/route';
 import { makeV4Regexp } from '../../router/path/v4';
 import type { RouterShape } from '../../router/router';
 
@@ -31,12 +32,30 @@ function expressInit(_req: unknown, _res: unknown, next: Next): void {
   next();
 }
 
+/**
+ * Express 4's names for a route's method checks, which tools call:
+ * `_handles_method` (Express 5's `_handlesMethod`) and `_options`, which
+ * unlike Express 5's `_methods` lists `all()` as `_ALL`.
+ */
+const expressFourRouteMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
+  _handles_method(this: Route, method: string | undefined): boolean {
+    return this._handlesMethod(method);
+  },
+  _options(this: Route): string[] {
+    const list = Object.keys(this.methods);
+    if (this.methods.get && !this.methods.head) list.push('head');
+    return list.map((m) => m.toUpperCase());
+  },
+});
+for (const member of Object.values(expressFourRouteMembers)) member.enumerable = false;
+
 /** The Express 4 shape; `separators` are what may follow a mount path (legacy adds `.`). */
 export function v4RouterShape(separators: string, appLayers: RouterShape['appLayers']): RouterShape {
   const regexpOf = makeV4Regexp(separators);
   return {
     factory: 'prototype',
     boundDispatch: true,
+    routeMembers: expressFourRouteMembers,
     appLayers,
     exposeLayer(layer: Layer, path: unknown, options): void {
       layer.regexp = regexpOf(path as string | RegExp | Array<string | RegExp>, options);
