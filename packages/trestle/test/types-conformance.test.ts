@@ -107,8 +107,8 @@ const expected = {
  * `router.process_params`).
  */
 const routerBookkeeping = ['_params', 'profile', '_layers', '_layerIndex', '_indexStale'];
-/** A route's dispatch and bookkeeping: Express's `route.dispatch` and `_handles_method` are not declared by `@types/express` either. */
-const routeInternals = ['dispatch', '_handlesMethod', '_methods', 'addMethod', 'handlers', 'layer', '_profile'];
+/** A route's dispatch and bookkeeping: Express's `route.dispatch`, `_handles_method` and `_options` (v4's names; v5's `_handlesMethod`, `_methods`) are not declared by `@types/express` either. */
+const routeInternals = ['dispatch', '_handlesMethod', '_methods', '_handles_method', '_options', 'addMethod', 'handlers', 'layer', '_profile'];
 const parsedUrls = ['_parsedUrl', '_parsedOriginalUrl'];
 const internal = {
   v5: { request: parsedUrls, application: ['_classes', '_framework'], router: routerBookkeeping },
