@@ -133,8 +133,10 @@ describe('the layer index with regular expressions: no matching layer is left ou
         }),
         { numRuns: RUNS },
       );
-      // The property says something only if layers with prefixes matched.
-      assert.ok(tally.withPrefix >= RUNS / 5, `only ${tally.withPrefix} matches of layers with a prefix (${tally.matched} in all)`);
+      // The property says something only if layers with prefixes matched:
+      // about a quarter of the cases do (1,185-1,368 in runs of 5,000), and a
+      // run of 500 once had 94, so the floor is well below that spread.
+      assert.ok(tally.withPrefix >= RUNS / 10, `only ${tally.withPrefix} matches of layers with a prefix (${tally.matched} in all)`);
     });
   }
 
@@ -165,7 +167,7 @@ describe('the layer index with regular expressions: no matching layer is left ou
         // Found by a run: path-to-regexp 0.1 writes the `/.` before `:n` as `./`, so `/B../b` matches.
         { numRuns: RUNS, examples: [[{ pattern: '/B./.:n', paths: ['/B../b/', '/B./.'] }, { end: false, strict: false, sensitive: false }]] },
       );
-      assert.ok(tally.withPrefix >= RUNS / 5, `only ${tally.withPrefix} matches of layers with a prefix (${tally.matched} in all)`);
+      assert.ok(tally.withPrefix >= RUNS / 10, `only ${tally.withPrefix} matches of layers with a prefix (${tally.matched} in all)`);
     });
   }
 });
