@@ -18,9 +18,16 @@ function modeOf(variant) {
   return variant;
 }
 
+// A variant of the form `mode` or `mode+extra` (node's `h2c+etag`, trestle's
+// `h2+same-headers`): the mode, checked, and the extra row's name.
+function variantOf(variant) {
+  const [mode, extra] = String(variant).split('+');
+  return { mode: modeOf(mode), extra };
+}
+
 // node's compatibility server (the one Express-style apps are given) for the mode.
 function createH2Server(mode, listener) {
   return mode === 'h2' ? http2.createSecureServer(tlsOptions(), listener) : http2.createServer(listener);
 }
 
-module.exports = { createH2Server, modeOf, tlsOptions };
+module.exports = { createH2Server, modeOf, variantOf, tlsOptions };

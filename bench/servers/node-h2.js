@@ -4,7 +4,7 @@
 // every answer then carries Express's default weak ETag (as node.js's `etag`).
 const { HELLO, JSON_REPLY } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
-const { createH2Server, modeOf } = require('./h2-common');
+const { createH2Server, variantOf } = require('./h2-common');
 const { send, sendText, sendJson, sendWeakETags } = require('./respond');
 
 const notFound = (res) => send(res, 404, 'text/plain; charset=utf-8', 'Not Found');
@@ -21,6 +21,6 @@ function handler(name) {
 }
 
 const args = parseArgs();
-const [mode, extra] = String(args.variant).split('+');
+const { mode, extra } = variantOf(args.variant);
 if (extra === 'etag') sendWeakETags();
-createH2Server(modeOf(mode), handler(args.name)).listen(args.port, HOST, ready).on('error', fail);
+createH2Server(mode, handler(args.name)).listen(args.port, HOST, ready).on('error', fail);

@@ -6,7 +6,7 @@
 const trestle = require('trestle');
 const { HELLO, JSON_REPLY } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
-const { createH2Server, modeOf } = require('./h2-common');
+const { createH2Server, variantOf } = require('./h2-common');
 
 function build(name) {
   const app = trestle();
@@ -24,7 +24,7 @@ function build(name) {
 }
 
 const args = parseArgs();
-const [mode, extra] = String(args.variant).split('+');
+const { mode, extra } = variantOf(args.variant);
 const app = build(args.name);
 if (extra === 'same-headers') app.disable('x-powered-by');
-createH2Server(modeOf(mode), app).listen(args.port, HOST, ready).on('error', fail);
+createH2Server(mode, app).listen(args.port, HOST, ready).on('error', fail);

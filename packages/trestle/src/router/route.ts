@@ -58,9 +58,7 @@ export class Route {
 
   /** The methods this route answers, upper-cased, HEAD implied by GET. */
   _methods(): string[] {
-    const list = Object.keys(this.methods).filter((m) => m !== '_all');
-    if (this.methods.get && !this.methods.head) list.push('head');
-    return list.map((m) => m.toUpperCase());
+    return methodList(this.methods, false);
   }
 
   dispatch(req: RoutedRequest, res: unknown, done: Next): void {
@@ -143,6 +141,16 @@ for (const method of methods) {
       return this.addMethod(method, handlers);
     },
   });
+}
+
+/**
+ * A route's methods upper-cased, HEAD added when GET has a handler and HEAD
+ * none; with `withAll`, `all()` listed as `_ALL` (Express 4's `_options`).
+ */
+export function methodList(methods: Record<string, boolean>, withAll: boolean): string[] {
+  const list = Object.keys(methods).filter((m) => withAll || m !== '_all');
+  if (methods.get && !methods.head) list.push('head');
+  return list.map((m) => m.toUpperCase());
 }
 
 const classes = new WeakMap<RouteProfile, typeof Route>();

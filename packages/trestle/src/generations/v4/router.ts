@@ -4,7 +4,7 @@
 // misuse is reported in Express 4's words.
 import { createError } from '../../errors';
 import type { Layer } from '../../router/layer';
-import type { Route } from '../../router/route';
+import { methodList, type Route } from '../../router/route';
 import { makeV4Regexp } from '../../router/path/v4';
 import type { RouterShape } from '../../router/router';
 
@@ -42,9 +42,7 @@ const expressFourRouteMembers: PropertyDescriptorMap = Object.getOwnPropertyDesc
     return this._handlesMethod(method);
   },
   _options(this: Route): string[] {
-    const list = Object.keys(this.methods);
-    if (this.methods.get && !this.methods.head) list.push('head');
-    return list.map((m) => m.toUpperCase());
+    return methodList(this.methods, true);
   },
 });
 for (const member of Object.values(expressFourRouteMembers)) member.enumerable = false;
