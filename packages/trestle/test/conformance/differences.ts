@@ -41,7 +41,7 @@ const legacy: Differences = {
   'redirect body as text': 'Express 3 wrote the charset "UTF-8"',
   'relative redirects in a mounted app': 'Express 3 resolved "x" against the mount path, "./x" and "../x" against the request path',
   'an unknown path is a 404 naming method and path': 'Express 3 (Connect) answered the message alone, with a newline, without Content-Security-Policy',
-  'a trailing slash is ignored by default': 'Express 3 read a route "/u/" as "/u/" and an optional slash: "/u" does not match',
+  'a trailing slash is ignored by default': 'Express 3 read a route "/u/" as "/u/" and an optional slash: "/u" does not match, "/u//" does',
   'location encodes the URL': 'Express 3 res.location() set the URL as given, without percent-encoding',
   'redirect encodes the URL and escapes it in the HTML body': 'Express 3 set the Location as given (not percent-encoded) and linked it, escaped, in its one-paragraph page',
   'send(string): HTML in UTF-8 with its byte length and a weak ETag': md5ETag,
