@@ -15,6 +15,7 @@ const beforeV5: Differences = {
   'send(number)': 'res.send(status) sends the status and its message (deprecated in v4); v5 sends the number as JSON',
   'send(status, body), the two-argument form': 'res.send(status, body) sets the status (deprecated in v4); v5 sends the first argument',
   'json(status, object), the two-argument form': 'res.json(status, obj) sets the status (deprecated in v4); v5 sends the first argument',
+  'json(number, number) and jsonp(number, number)': 'a number second is the status (res.json(obj, status), deprecated in v4): 201 with the body 200; v5 sends the first argument',
   'attachment with a file name sets the disposition and the type': 'content-disposition 0.5 keeps ISO-8859-1 names in filename="" without filename*',
   "location('back') uses the Referrer": '"back" means the Referrer, else "/" (deprecated in v4); v5 sends it as written',
   'redirect is a 302 with Location and an HTML body for browsers': 'the HTML page is a single <p> before v5',
