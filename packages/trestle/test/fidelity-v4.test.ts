@@ -1,8 +1,10 @@
 // trestle/v4 against Express 4.22, detail by detail: files as send 0.19 and
 // mime 1.x send them, Content-Disposition as content-disposition 0.5 writes
 // it, the deprecated forms of status/json/jsonp/vary/clearCookie/sendfile,
-// body-parser 1.x on a stream already read, use() wording, trestle.query()
-// and trestle.static.mime. Expectations checked against express@4 black-box.
+// body-parser 1.x on a stream already read, use() wording, req.query and
+// trestle.query(), trestle.static.mime, the dotfiles default, app.listen
+// and app.engines (with v5 and legacy where they differ). Expectations
+// checked against express@4 (and @5, @3) black-box.
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
