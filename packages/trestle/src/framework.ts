@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { type App, applicationMembers, type FrameworkParts } from './app/application';
+import { withCompilers } from './app/settings';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -52,7 +53,9 @@ export function createFramework(profile: Profile): Framework {
   Object.defineProperties(application, profile.overrides.application);
 
   const { Router, proto: routerProto } = routerFactory(profile.router);
-  const parts: FrameworkParts = { profile, routerProto, queryParser: profile.settings.queryParser, poweredBy: 'Trestle' };
+  const { compileETag, compileQueryParser } = profile.settings;
+  const compilers = withCompilers({ ...(compileETag && { etag: compileETag }), ...(compileQueryParser && { 'query parser': compileQueryParser }) });
+  const parts: FrameworkParts = { profile, routerProto, queryParser: profile.settings.queryParser, compilers, poweredBy: 'Trestle' };
 
   function createApplication(): App {
     const app = function (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {

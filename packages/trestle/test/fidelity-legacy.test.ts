@@ -155,3 +155,45 @@ describe('what the conformance suite listed as gaps', () => {
     await request(app).get('/hello').expect(200, 'hello');
   });
 });
+
+describe('routes whose path ends in "/"', () => {
+  // Express 3 compiled a route by appending "/?" to the path as written
+  // (nothing with strict routing): "/" serves "//" and "/a/" serves "/a//".
+  function slashApp(strict: boolean) {
+    const app = trestleLegacy();
+    if (strict) app.enable('strict routing');
+    for (const path of ['/', '/a/', '/a']) app.get(path, (_req, res) => res.send(`route ${path}`));
+    return app;
+  }
+
+  test('app.routes records carry Express 3\'s regexp', () => {
+    const sources = (strict: boolean) => {
+      const app = slashApp(strict) as unknown as { routes: { get: Array<{ path: string; regexp: RegExp }> } };
+      return app.routes.get.map((r) => [r.path, r.regexp.source, r.regexp.flags]);
+    };
+    assert.deepEqual(sources(false), [
+      ['/', '^\\/\\/?$', 'i'],
+      ['/a/', '^\\/a\\/\\/?$', 'i'],
+      ['/a', '^\\/a\\/?$', 'i'],
+    ]);
+    assert.deepEqual(sources(true), [
+      ['/', '^\\/$', 'i'],
+      ['/a/', '^\\/a\\/$', 'i'],
+      ['/a', '^\\/a$', 'i'],
+    ]);
+  });
+
+  test('matching follows them, with strict routing off and on', async () => {
+    const answers = async (strict: boolean) => {
+      const app = slashApp(strict);
+      const out: string[] = [];
+      for (const path of ['/', '//', '/a/', '/a//', '/a']) {
+        const res = await request(app).get(path);
+        out.push(`${path} ${res.status}${res.status === 200 ? ` ${res.text}` : ''}`);
+      }
+      return out;
+    };
+    assert.deepEqual(await answers(false), ['/ 200 route /', '// 200 route /', '/a/ 200 route /a/', '/a// 200 route /a/', '/a 200 route /a']);
+    assert.deepEqual(await answers(true), ['/ 200 route /', '// 404', '/a/ 200 route /a/', '/a// 404', '/a 200 route /a']);
+  });
+});

@@ -1,8 +1,10 @@
 // trestle/v4 against Express 4.22, detail by detail: files as send 0.19 and
 // mime 1.x send them, Content-Disposition as content-disposition 0.5 writes
 // it, the deprecated forms of status/json/jsonp/vary/clearCookie/sendfile,
-// body-parser 1.x on a stream already read, use() wording, trestle.query()
-// and trestle.static.mime. Expectations checked against express@4 black-box.
+// body-parser 1.x on a stream already read, use() wording, req.query and
+// trestle.query(), trestle.static.mime, the dotfiles default, app.listen
+// and app.engines (with v5 and legacy where they differ). Expectations
+// checked against express@4 (and @5, @3) black-box.
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,9 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import request from 'supertest';
 import trestle from 'trestle';
+import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
+import { rawRequest, serve } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'trestle-v4-'));
 for (const [name, body] of Object.entries({ 'a.js': 'x', 'm.mjs': 'm', 't.txt': 't', 'j.json': '{}', 'p.html': '<p>' })) {
@@ -21,6 +25,19 @@ mkdirSync(join(dir, 'sub'));
 writeFileSync(join(dir, 'sub', 'index.html'), 'index');
 
 type Loose = Record<string, (...args: unknown[]) => unknown>;
+
+/** The messages of the deprecation warnings `fn` caused (depd emits them on the process while someone listens). */
+async function deprecations(fn: () => Promise<void>): Promise<string[]> {
+  const warnings: string[] = [];
+  const onDeprecation = (err: Error) => warnings.push(err.message);
+  process.on('deprecation', onDeprecation);
+  try {
+    await fn();
+  } finally {
+    process.removeListener('deprecation', onDeprecation);
+  }
+  return warnings;
+}
 
 describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
   const types: Array<[string, string]> = [
@@ -78,16 +95,57 @@ describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
     assert.equal((await request(v5).get('/')).headers['content-type'], 'text/javascript; charset=utf-8');
   });
 
-  test('trestle.static.mime is mime 1.x; trestle.query() parses into req.query', async () => {
+  test('trestle.static.mime is mime 1.x', () => {
     const mime = (trestleV4.static as unknown as { mime: { lookup(p: string): string } }).mime;
     assert.equal(mime.lookup('x.js'), 'application/javascript');
-    const query = (trestleV4 as unknown as { query(o?: object): (...a: unknown[]) => void }).query;
-    assert.equal(typeof query, 'function');
+  });
+});
+
+describe('req.query and trestle.query()', () => {
+  const query = (trestleV4 as unknown as { query(o?: object): (...a: unknown[]) => void }).query;
+
+  function queryApp(setup: (app: ReturnType<typeof trestleV4>) => void) {
     const app = trestleV4();
-    app.set('query parser', false);
-    app.use(query() as never);
+    setup(app);
     app.get('/', (req, res) => res.json(req.query));
-    await request(app).get('/?a[b]=1').expect(200, { a: { b: '1' } });
+    return app;
+  }
+
+  test('with `query parser fn` deleted or unset, req.query parses as extended (Express 4 fell back to qs)', async () => {
+    const deleted = queryApp((app) => delete app.settings['query parser fn']);
+    await request(deleted).get('/?a[b]=1&c=2&c=3').expect(200, { a: { b: '1' }, c: ['2', '3'] });
+    const unset = queryApp((app) => app.set('query parser fn', undefined));
+    await request(unset).get('/?a[b]=1').expect(200, { a: { b: '1' } });
+    // Express 5 reads no parser as no query.
+    const v5 = trestle();
+    delete v5.settings['query parser fn'];
+    v5.get('/', (req, res) => res.json(req.query));
+    await request(v5).get('/?a[b]=1').expect(200, {});
+  });
+
+  test('with `query parser` off, req.query is {} and query() leaves it so, as after Express 4\'s own query layer', async () => {
+    const off = queryApp((app) => {
+      app.set('query parser', false);
+      app.use(query() as never);
+    });
+    await request(off).get('/?a[b]=1').expect(200, {});
+    assert.equal(typeof off.get('query parser fn'), 'function');
+  });
+
+  test('query() parses with qs for a request no app prepared', async () => {
+    const router = trestleV4.Router();
+    router.use(query() as never);
+    router.get('/', (req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify(req.query));
+    });
+    const served = await serve((req, res) => router(req as never, res as never, () => res.end('next')));
+    try {
+      const res = await rawRequest(served.port, 'GET', '/?a[b]=1');
+      assert.deepEqual(JSON.parse(res.body), { a: { b: '1' } });
+    } finally {
+      await served.close();
+    }
   });
 });
 
@@ -133,6 +191,24 @@ describe('the deprecated forms Express 4 accepts', () => {
     app.get('/p', (_req, res) => (res as unknown as Loose).jsonp!({ a: 1 }, 202));
     await request(app).get('/j').expect(201, { a: 1 });
     await request(app).get('/p?callback=f').expect(202, /f\(\{"a":1\}\)/);
+  });
+
+  test('res.json(200, 201) and res.jsonp(200, 201): a number second is the status, as Express 4 reads it', async () => {
+    const warnings = await deprecations(async () => {
+      const app = trestleV4();
+      app.get('/j', (_req, res) => (res as unknown as Loose).json!(200, 201));
+      app.get('/p', (_req, res) => (res as unknown as Loose).jsonp!(200, 201));
+      app.get('/s', (_req, res) => (res as unknown as Loose).send!(200, 201));
+      await request(app).get('/j').expect(201, '200');
+      await request(app).get('/p?callback=f').expect(201, /f\(200\);$/);
+      // send() reads a number first as the status.
+      await request(app).get('/s').expect(200, '201');
+    });
+    assert.deepEqual(warnings, [
+      'res.json(obj, status): Use res.status(status).json(obj) instead',
+      'res.jsonp(obj, status): Use res.status(status).jsonp(obj) instead',
+      'res.send(status, body): Use res.status(status).send(body) instead',
+    ]);
   });
 
   test('res.vary() with no field does nothing', async () => {
@@ -181,6 +257,14 @@ describe('res.sendfile, lower case', () => {
     );
     return app;
   }
+
+  test('options.headers are set on the answer', async () => {
+    const app = trestleV4();
+    app.get('/', (_req, res) => (res as unknown as Loose).sendfile!(`${rel}/name.txt`, { headers: { 'X-A': 'b', 'Cache-Control': 'no-store' } }));
+    const res = await request(app).get('/').expect(200, 'tobi');
+    assert.equal(res.headers['x-a'], 'b');
+    assert.equal(res.headers['cache-control'], 'no-store');
+  });
 
   test('relative paths, URL-encoded names, a directory index', async () => {
     const app = sendfileApp();
@@ -233,5 +317,113 @@ describe('use() without a middleware function', () => {
     assert.throws(() => app.use('/u', {} as never), { message: 'Router.use() requires a middleware function but got a Object' });
     assert.throws(() => trestleV4.Router().use({} as never), { message: 'Router.use() requires a middleware function' });
     assert.throws(() => trestle.Router().use({} as never), { message: 'argument handler is required' });
+  });
+});
+
+describe("dotfiles: Express 4's default", () => {
+  // send 0.19 without a `dotfiles` option ignores a file whose own name
+  // starts with a dot and serves files inside a dot-directory; Express 5's
+  // static, sendFile and download ignore both.
+  const root = mkdtempSync(join(tmpdir(), 'trestle-dot-'));
+  mkdirSync(join(root, '.well-known', 'acme-challenge'), { recursive: true });
+  writeFileSync(join(root, '.well-known', 'acme-challenge', 'x.txt'), 'token');
+  writeFileSync(join(root, '.env'), 'secret');
+  const paths = ['/.well-known/acme-challenge/x.txt', '/.env'];
+
+  function dotApp(fw: typeof trestleV4 | typeof trestle, wildcard: string) {
+    const app = (fw as typeof trestleV4)();
+    app.use('/s', fw.static(root));
+    app.use('/i', fw.static(root, { dotfiles: 'ignore' }));
+    // v4's `*` is req.params[0]; v5's `*p` is req.params.p, a list of segments.
+    const file = (req: trestle.Request) => {
+      const params = req.params as unknown as Record<string, unknown>;
+      return Array.isArray(params.p) ? params.p.join('/') : String(params[0]);
+    };
+    app.get(`/f/${wildcard}`, (req, res) => res.sendFile(file(req as never), { root }));
+    app.get(`/d/${wildcard}`, (req, res) => res.download(file(req as never), { root }));
+    app.use((_req, res) => res.status(404).send('none'));
+    app.use((_err: unknown, _req: trestle.Request, res: trestle.Response, _next: trestle.NextFunction) => res.status(404).send('none'));
+    return app;
+  }
+
+  async function answers(app: ReturnType<typeof trestleV4>): Promise<string[]> {
+    const out: string[] = [];
+    for (const prefix of ['/s', '/i', '/f', '/d']) {
+      for (const path of paths) out.push(`${prefix}${path} ${(await request(app).get(prefix + path)).text}`);
+    }
+    return out;
+  }
+
+  test("v4: a dot-directory's files are served, a dotfile is not; dotfiles: 'ignore' refuses both", async () => {
+    assert.deepEqual(await answers(dotApp(trestleV4, '*')), [
+      '/s/.well-known/acme-challenge/x.txt token',
+      '/s/.env none',
+      '/i/.well-known/acme-challenge/x.txt none',
+      '/i/.env none',
+      '/f/.well-known/acme-challenge/x.txt token',
+      '/f/.env none',
+      '/d/.well-known/acme-challenge/x.txt token',
+      '/d/.env none',
+    ]);
+  });
+
+  test('legacy static serves as Express 3 did; v5 refuses both', async () => {
+    const legacy = trestleLegacy();
+    legacy.use(trestleLegacy.static(root));
+    await request(legacy).get('/.well-known/acme-challenge/x.txt').expect(200, 'token');
+    await request(legacy).get('/.env').expect(404);
+    const v5 = await answers(dotApp(trestle, '*p') as never);
+    assert.deepEqual(v5.filter((line) => !line.endsWith(' none')), []);
+  });
+});
+
+describe('app.listen per generation', () => {
+  // Express 5 hands a listen error to the callback (then the server's
+  // `error` event); Express 4 and 3 return node's listen, whose callback
+  // runs only once listening, and leave the error to the `error` event.
+  const generations = [
+    ['v5', trestle, true],
+    ['v4', trestleV4, false],
+    ['legacy', trestleLegacy, false],
+  ] as const;
+
+  for (const [name, fw, callbackHearsError] of generations) {
+    test(`${name}: the callback runs on the server once it listens; EADDRINUSE ${callbackHearsError ? 'reaches the callback and' : 'is only'} the 'error' event`, async () => {
+      const first = (fw as typeof trestle)();
+      const server = await new Promise<import('node:http').Server>((resolve) => {
+        const s = first.listen(0, '127.0.0.1', function (this: unknown) {
+          assert.equal(this, s);
+          assert.equal(s.listening, true);
+          resolve(s);
+        });
+      });
+      try {
+        const { port } = server.address() as import('node:net').AddressInfo;
+        const heard: string[] = [];
+        const busy = (fw as typeof trestle)().listen(port, '127.0.0.1', (err?: NodeJS.ErrnoException) => heard.push(`callback ${err?.code}`));
+        await new Promise<void>((resolve) => busy.once('error', (err: NodeJS.ErrnoException) => {
+          heard.push(`error ${err.code}`);
+          resolve();
+        }));
+        assert.deepEqual(heard, callbackHearsError ? ['callback EADDRINUSE', 'error EADDRINUSE'] : ['error EADDRINUSE']);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+  }
+});
+
+describe('app.engines', () => {
+  test('an ordinary object in v4 and legacy, as Express 4 and 3 made it; null-prototype in v5, as Express 5', () => {
+    assert.equal(Object.getPrototypeOf(trestleV4().engines), Object.prototype);
+    assert.equal(Object.getPrototypeOf(trestleLegacy().engines), Object.prototype);
+    assert.equal(Object.getPrototypeOf(trestle().engines), null);
+    const app = trestleV4();
+    app.engine('html', () => undefined);
+    assert.deepEqual(Object.keys(app.engines), ['.html']);
+    // A mounted app's engines still fall back to its parent's.
+    const sub = trestleV4();
+    app.use('/sub', sub);
+    assert.equal(Object.getPrototypeOf(sub.engines), app.engines);
   });
 });

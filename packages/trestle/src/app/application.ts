@@ -6,7 +6,7 @@ import { finalHandler } from './final-handler';
 import { putPoweredBy } from '../response/header-store';
 import { methods } from '../router/methods';
 import { createRouter, type RouterInstance, useArguments } from '../router/router';
-import { compilers, defaultSettings, putSetting, TRUST_PROXY_DEFAULT } from './settings';
+import { defaultSettings, putSetting, type SettingCompilers, TRUST_PROXY_DEFAULT } from './settings';
 import type { Profile } from '../generations/profile';
 import type { Http2Prototypes } from './http2';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
@@ -52,6 +52,8 @@ export interface FrameworkParts {
   profile: Profile;
   routerProto: object;
   queryParser: 'simple' | 'extended';
+  /** How `etag`, `query parser` and `trust proxy` compile in this generation. */
+  compilers: SettingCompilers;
   poweredBy: string;
 }
 
@@ -123,7 +125,7 @@ export const applicationMembers = {
     Object.defineProperty(this, kTrestleApp, { value: true });
     this.cache = Object.create(null) as Record<string, ViewInstance>;
     this.engines = Object.create(null) as Record<string, EngineCallback>;
-    this.settings = defaultSettings(this._framework.queryParser, this._framework.profile.settings.compileETag);
+    this.settings = defaultSettings(this._framework.queryParser, this._framework.compilers);
     this.locals = createLocals(this.settings);
     this.mountpath = '/';
     this.parent = undefined;
@@ -203,7 +205,7 @@ export const applicationMembers = {
     if (rest.length === 0) return this.settings[name];
     const value = rest[0];
     putSetting(this.settings, name, value);
-    const compile = (name === 'etag' && this._framework.profile.settings.compileETag) || compilers[name];
+    const compile = this._framework.compilers[name];
     if (compile !== undefined) putSetting(this.settings, `${name} fn`, compile(value));
     if (name === 'trust proxy') (this.settings as Record<symbol, unknown>)[TRUST_PROXY_DEFAULT] = false;
     return this;
@@ -275,16 +277,20 @@ export const applicationMembers = {
     }
   },
 
-  /** Listens like `http.Server#listen`; a callback also hears of a listen error. */
+  /**
+   * Listens like `http.Server#listen`; the callback, called on the server,
+   * also hears of a listen error (Express 5: `EADDRINUSE` reaches it, then
+   * the server's `error` event).
+   */
   listen(this: App, ...args: unknown[]): http.Server {
-    const server = http.createServer(serverClasses(this), this as unknown as http.RequestListener);
+    const server = createAppServer(this);
     const last = args[args.length - 1];
     if (typeof last === 'function') {
       let called = false;
       const once = (...a: unknown[]) => {
         if (called) return;
         called = true;
-        (last as (...x: unknown[]) => void)(...a);
+        (last as (...x: unknown[]) => void).apply(server, a);
       };
       args[args.length - 1] = once;
       server.once('error', once);
@@ -446,6 +452,11 @@ function adoptServer(app: App, req: Req): void {
  * Request and response classes whose prototypes already are the app's, so
  * requests to a server made by `app.listen()` need no prototype swap.
  */
+/** An HTTP server for `app` whose requests and responses are made of the app's classes. */
+export function createAppServer(app: App): http.Server {
+  return http.createServer(serverClasses(app), app as unknown as http.RequestListener);
+}
+
 function serverClasses(app: App): http.ServerOptions {
   return app._classes as http.ServerOptions;
 }

@@ -85,11 +85,19 @@ export function compileTrust(value: unknown): TrustFn {
 }
 
 /** Settings whose value is compiled into a `<name> fn` companion (null prototype: `set('valueOf')` finds none). */
-export const compilers: Record<string, ((value: unknown) => unknown) | undefined> = Object.assign(Object.create(null) as object, {
-  etag: compileETag,
-  'query parser': compileQueryParser,
-  'trust proxy': compileTrust,
-});
+export type SettingCompilers = Record<string, ((value: unknown) => unknown) | undefined>;
+
+export const compilers: SettingCompilers = withCompilers({});
+
+/** Express 5's compilers, with a generation's own in place of some (legacy's MD5 `etag`, v4's `query parser`). */
+export function withCompilers(own: SettingCompilers): SettingCompilers {
+  return Object.assign(Object.create(null) as object, { etag: compileETag, 'query parser': compileQueryParser, 'trust proxy': compileTrust }, own);
+}
+
+/** `query parser` off as Express 4 compiled it: a parser answering `{}`, which its `query()` then leaves alone. */
+export function emptyQuery(): Record<string, unknown> {
+  return {};
+}
 
 /**
  * What every app's settings end with: `json spaces` and `view cache`
@@ -123,15 +131,15 @@ const derivedSettings: Record<string, unknown> = Object.create(null, {
  * inherited; `trust proxy` is too while the app has not set it (see
  * `TRUST_PROXY_DEFAULT`).
  */
-export function defaultSettings(queryParser: 'simple' | 'extended', etagCompiler: (value: unknown) => EtagFn | undefined = compileETag): Record<string, unknown> {
+export function defaultSettings(queryParser: 'simple' | 'extended', compile: SettingCompilers = compilers): Record<string, unknown> {
   const settings = Object.create(derivedSettings) as Record<string, unknown>;
   const defaults: Record<string, unknown> = {
     env: process.env.NODE_ENV || 'development',
     'x-powered-by': true,
     etag: 'weak',
-    'etag fn': etagCompiler('weak'),
+    'etag fn': compile.etag!('weak'),
     'query parser': queryParser,
-    'query parser fn': compileQueryParser(queryParser),
+    'query parser fn': compile['query parser']!(queryParser),
     'subdomain offset': 2,
     'trust proxy': false,
     'trust proxy fn': compileTrust(false),

@@ -3,7 +3,7 @@
 // that generation's entry, so `require('trestle')` loads nothing that only v4
 // or legacy need. To see how the generations differ, read those modules.
 import type { FinalPage } from '../app/final-handler';
-import type { EtagFn } from '../app/settings';
+import type { EtagFn, QueryParserFn } from '../app/settings';
 import type { UrlencodedDefaults } from '../middleware/urlencoded';
 import type { RouterProfile } from '../router/router';
 
@@ -18,6 +18,10 @@ export interface Profile {
     queryParser: 'simple' | 'extended';
     /** The `etag fn` for an `etag` value (legacy: Express 3's MD5 tags). */
     compileETag?: (value: unknown) => EtagFn | undefined;
+    /** The `query parser fn` for a `query parser` value, when not as Express 5 compiles it (v4: `false` is a function answering `{}`). */
+    compileQueryParser?: (value: unknown) => QueryParserFn | undefined;
+    /** What parses `req.query` while `query parser fn` is unset; without it, `req.query` is `{}` (v5). */
+    unsetQuery?: QueryParserFn;
   };
   /** What the built-in body parsers do differently. */
   bodyParsers: {

@@ -39,18 +39,24 @@ export type SendFn = (req: IncomingMessage, path: string, options?: SendOptions)
 /** v5's sender: the `send` package, loaded with the first file served. */
 const sendLazily: SendFn = (req, path, options) => send()(req, path, options);
 
-/** `trestle.static` sending with `getSend()`, asked once per `static()` call. */
-export function makeServeStatic(getSend: () => SendFn) {
+/**
+ * `trestle.static` sending with `getSend()`, asked once per `static()` call.
+ * `dotfiles` is the option's default: `undefined` leaves it to send 0.19's
+ * own rule (a file named with a dot is ignored, one inside a dot-directory
+ * served), which is Express 4's documented default.
+ */
+export function makeServeStatic(getSend: () => SendFn, dotfiles: StaticOptions['dotfiles']) {
   return function serveStaticFactory(root: string, options?: StaticOptions | null) {
-    return createServeStatic(getSend(), root, options);
+    return createServeStatic(getSend(), root, options, dotfiles);
   };
 }
 
+/** Express 5's: any path with a segment starting with a dot is ignored. */
 export function serveStatic(root: string, options?: StaticOptions | null) {
-  return createServeStatic(sendLazily, root, options);
+  return createServeStatic(sendLazily, root, options, 'ignore');
 }
 
-function createServeStatic(sendFile: SendFn, root: string, options?: StaticOptions | null) {
+function createServeStatic(sendFile: SendFn, root: string, options: StaticOptions | null | undefined, dotfiles: StaticOptions['dotfiles']) {
   if (!root) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'root path required');
   if (typeof root !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'root path must be a string');
   const opts = optionsObject(options);
@@ -63,7 +69,7 @@ function createServeStatic(sendFile: SendFn, root: string, options?: StaticOptio
   const sendOptions: SendOptions = {
     acceptRanges: opts.acceptRanges,
     cacheControl: opts.cacheControl,
-    dotfiles: opts.dotfiles ?? 'ignore',
+    dotfiles: opts.dotfiles ?? dotfiles,
     etag: opts.etag,
     extensions: opts.extensions,
     immutable: opts.immutable,

@@ -16,7 +16,7 @@ export interface RequestState {
   url: string;
   method?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
-  app: { settings: Record<string, unknown> };
+  app: { settings: Record<string, unknown>; _framework?: { profile: { settings: { unsetQuery?: QueryParserFn } } } };
   res?: { statusCode: number; getHeader(name: string): unknown } | undefined;
 }
 
@@ -98,7 +98,8 @@ export const requestMembers = {
    */
   get query(): unknown {
     const self = this as unknown as RequestState & { [kQuery]?: QueryCache };
-    const parse = self.app.settings['query parser fn'] as QueryParserFn | undefined;
+    // Unset (deleted, or set to undefined): v4 parses as Express 4's query layer did, v5 reads {}.
+    const parse = (self.app.settings['query parser fn'] ?? self.app._framework?.profile.settings.unsetQuery) as QueryParserFn | undefined;
     if (parse === undefined) return {};
     const url = self.url;
     const cache = self[kQuery];

@@ -31,7 +31,7 @@ export interface FileParts {
  * Refuses `headers` send would set too late to fail cleanly: it sets them
  * from an fs callback, where a throw would crash the process.
  */
-function checkHeaders(headers: SendFileOptions['headers']): void {
+export function checkHeaders(headers: SendFileOptions['headers']): void {
   if (headers == null) return;
   for (const name of Object.keys(headers)) {
     validateHeaderName(name);

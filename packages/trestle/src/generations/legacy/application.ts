@@ -4,7 +4,7 @@
 import logger from 'logline-http';
 import { type App, applicationMembers } from '../../app/application';
 import { flatten, methods } from '../../router/methods';
-import { expressFourRouterMembers } from '../v4/application';
+import { expressFourAppMembers, expressFourRouterMembers } from '../v4/application';
 import { bodyParser } from './body-parser';
 import { bundledFactory } from './bundled';
 import { staticV4 } from '../v4/files';
@@ -86,7 +86,7 @@ const legacyAppMembers: Record<string, unknown> = {
 for (const method of methods) legacyAppMembers[method] = legacyVerb(method);
 legacyAppMembers.del = legacyAppMembers.delete;
 
-export const legacyApplication: PropertyDescriptorMap = { ...expressFourRouterMembers, ...descriptors(legacyAppMembers) };
+export const legacyApplication: PropertyDescriptorMap = { ...expressFourAppMembers, ...expressFourRouterMembers, ...descriptors(legacyAppMembers) };
 
 /**
  * The middleware an Express 3 app takes from the framework: the body parser,

@@ -5,6 +5,7 @@ import { type FinalPage, htmlText } from '../../app/final-handler';
 import { makeV4Compiler } from '../../router/path/v4';
 import type { Profile } from '../profile';
 import { withEmptyBody } from '../v4/body-parsers';
+import { compileQueryParserV4, parseQs } from '../v4/query';
 import { sendOptionsV4 } from '../v4/index';
 import { v4RouterShape } from '../v4/router';
 import { express3HandlerError, legacyApplication, legacyFactory } from './application';
@@ -34,7 +35,8 @@ export const legacy: Profile = {
     shape: { ...v4RouterShape('/.', []), routeHandlerError: express3HandlerError },
     handlerOptional: true,
   },
-  settings: { queryParser: 'extended', compileETag: compileETagMd5 },
+  // `query parser` as v4 reads it (Express 3 had no such setting: it always parsed with qs).
+  settings: { queryParser: 'extended', compileETag: compileETagMd5, compileQueryParser: compileQueryParserV4, unsetQuery: parseQs },
   // Express 3 parsed forms with qs, and said nothing about it.
   bodyParsers: { wrap: withEmptyBody, urlencoded: { extended: true } },
   finalPage: express3Page,

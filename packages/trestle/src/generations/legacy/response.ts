@@ -8,7 +8,7 @@ import { getPathname } from '../../router/url';
 import { headerMembers } from '../../response/headers';
 import { makeRedirect } from '../../response/redirect';
 import type { ResponseState } from '../../response/members';
-import { mimeTypeV4 } from '../v4/files';
+import { mimeTypeV4, sendfileV3 } from '../v4/files';
 import { oldResponseForms } from '../v4/response';
 
 type HeaderValue = string | number | readonly string[];
@@ -94,4 +94,5 @@ export const legacyResponse: PropertyDescriptorMap = {
   set: method(set),
   header: method(set),
   locals,
+  sendfile: method(sendfileV3),
 };

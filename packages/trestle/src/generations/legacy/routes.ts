@@ -77,11 +77,12 @@ export function createRouteTable(options: TableOptions): RouteTable {
   table.param = param as RouteTable['param'];
   table.route = (method, path, callbacks) => {
     const { sensitive, strict } = options.matchOptions();
-    // Express 3 appended an optional slash to the path as written: a route
-    // "/u/" wants its slash ("/u" does not match), as strict routing reads it.
-    const slashed = typeof path === 'string' && path.length > 1 && path.endsWith('/');
+    // Without strict routing Express 3 appended an optional slash to the path
+    // as written: a route "/u/" wants its slash ("/u" does not match) and
+    // takes one more ("/u//"), and "/" also serves "//".
+    const slashed = !strict && typeof path === 'string' && path.endsWith('/');
     const pathOptions = { end: true, strict: strict || slashed, sensitive };
-    const matcher = compileRoutePath(options.profile, path, pathOptions);
+    const matcher = compileRoutePath(options.profile, slashed ? `${path}/?` : path, pathOptions);
     const record = new LegacyRoute(method, path, callbacks, matcher, pathOptions);
     (table.map[method] ??= []).push(record);
     return record;

@@ -3,7 +3,8 @@
 // factory's `query()` and `static` as Express 4 exported them, and its
 // getters for the middleware Express 4 stopped bundling.
 import depd from 'depd';
-import { type App, applicationMembers, appRouter, kAppRouter } from '../../app/application';
+import type { Server } from 'node:http';
+import { type App, applicationMembers, appRouter, createAppServer, kAppRouter } from '../../app/application';
 import { createError } from '../../errors';
 import type { RouterInstance } from '../../router/router';
 import { staticV4 } from './files';
@@ -49,7 +50,23 @@ const v4RouterSlot: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
   },
 });
 
+/**
+ * What Express 4 and 3 share against the core (Express 5): `listen` is the
+ * server's own (the callback runs once listening; a listen error is only
+ * the server's `error` event), and `app.engines` is an ordinary object.
+ */
+export const expressFourAppMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
+  listen(this: App, ...args: unknown[]): Server {
+    return createAppServer(this).listen(...(args as Parameters<Server['listen']>));
+  },
+  init(this: App): void {
+    (applicationMembers as { init(this: App): void }).init.call(this);
+    this.engines = {};
+  },
+});
+
 export const v4Application: PropertyDescriptorMap = {
+  ...expressFourAppMembers,
   ...v4RouterSlot,
   lazyrouter: expressFourRouterMembers.lazyrouter!,
   ...Object.getOwnPropertyDescriptors({

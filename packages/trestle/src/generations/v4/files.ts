@@ -7,7 +7,7 @@
 /// <reference path="../../types/vendor-content-disposition-v0.d.ts" />
 /// <reference path="../../types/vendor-send-v0.d.ts" />
 import { basename } from 'node:path';
-import { makeFileMembers, passOn, pipeFile, type SendFn } from '../../response/files';
+import { checkHeaders, makeFileMembers, passOn, pipeFile, type SendFn } from '../../response/files';
 import type { ResponseState } from '../../response/members';
 import { makeServeStatic } from '../../middleware/static';
 import { boundedMemo } from '../../memo';
@@ -31,6 +31,30 @@ export const mimeTypeV4 = boundedMemo((type: string) => (type.indexOf('/') === -
 
 type Done = (err?: unknown) => void;
 
+/**
+ * The lower-case `sendfile`: the path as given (relative to the working
+ * directory, URL-encoded names decoded, `..` refused with a 403 unless
+ * `root` is set), a directory's `index.html` when it ends in `/`. Express 4
+ * sets `options.headers` on the file's answer; Express 3 knew no such option.
+ */
+function makeSendfile(withHeaders: boolean) {
+  return function sendfile(this: ResponseState, path: string, options?: SendFileOptions | Done, callback?: Done): void {
+    let opts: SendFileOptions = {};
+    let done = callback;
+    if (typeof options === 'function') done = options;
+    else if (options) opts = options;
+    const headers = withHeaders ? opts.headers : undefined;
+    checkHeaders(headers);
+    const req = this.req;
+    const next = req.next!;
+    const file = loadSendV0()(req as never, path, opts as never) as never;
+    pipeFile(this, file, headers, done ?? ((err) => passOn(err, next)));
+  };
+}
+
+/** Express 3's `res.sendfile`: `options.headers` is not read. */
+export const sendfileV3 = makeSendfile(false);
+
 export const v4FileMembers = {
   sendFile: fileMembers.sendFile,
   download: fileMembers.download,
@@ -40,26 +64,16 @@ export const v4FileMembers = {
     return this.set('Content-Type', mimeTypeV4(type));
   },
 
-  /**
-   * The lower-case `sendfile`: the path as given (relative to the working
-   * directory, URL-encoded names decoded, `..` refused with a 403 unless
-   * `root` is set), a directory's `index.html` when it ends in `/`.
-   */
-  sendfile(this: ResponseState, path: string, options?: SendFileOptions | Done, callback?: Done): void {
-    let opts: SendFileOptions = {};
-    let done = callback;
-    if (typeof options === 'function') done = options;
-    else if (options) opts = options;
-    const req = this.req;
-    const next = req.next!;
-    const file = loadSendV0()(req as never, path, opts as never) as never;
-    pipeFile(this, file, undefined, done ?? ((err) => passOn(err, next)));
-  },
+  sendfile: makeSendfile(true),
 };
 
-/** `trestle.static` sending with send 0.19; `trestle.static.mime` is its mime 1.x object, as serve-static 1.x exports it. */
+/**
+ * `trestle.static` sending with send 0.19 and its default for `dotfiles`
+ * (`/.well-known/x` served, `/.env` not); `trestle.static.mime` is its
+ * mime 1.x object, as serve-static 1.x exports it.
+ */
 export function staticV4(): PropertyDescriptor {
-  const serveStatic = makeServeStatic(loadSendV0 as never);
+  const serveStatic = makeServeStatic(loadSendV0 as never, undefined);
   Object.defineProperty(serveStatic, 'mime', {
     configurable: true,
     enumerable: true,

@@ -6,6 +6,7 @@ import type { Profile } from '../profile';
 import { v4Application, v4Factory } from './application';
 import { withEmptyBody } from './body-parsers';
 import { v4Request } from './request';
+import { compileQueryParserV4, parseQs } from './query';
 import { oldResponseForms } from './response';
 import { expressFourAppLayers, v4RouterShape } from './router';
 
@@ -33,7 +34,8 @@ export const v4: Profile = {
     shape: { ...v4RouterShape('/', expressFourAppLayers), routerOnFirstUse: true },
     handlerOptional: true,
   },
-  settings: { queryParser: 'extended' },
+  // `query parser` off answers {}; with no `query parser fn` at all, Express 4's query layer fell back to qs.
+  settings: { queryParser: 'extended', compileQueryParser: compileQueryParserV4, unsetQuery: parseQs },
   bodyParsers: {
     wrap: withEmptyBody,
     urlencoded: { extended: true, deprecation: 'undefined extended: provide extended option' },

@@ -1,10 +1,13 @@
 // `trestle.query(options)`, the middleware Express 4 exported: it parses the
 // query string with `qs` (or the function given) into `req.query`, unless
-// something already set a non-empty one. Express 4 itself ran it for the
-// `query parser` setting; trestle parses `req.query` on first read instead,
-// so here the middleware only matters when that setting is off.
+// something already set one. Express 4's app ran its own query layer first,
+// so in an app `req.query` is always set and this middleware leaves it
+// alone (with `query parser` off, it stays `{}`); it parses only for
+// requests no app prepared (a router mounted on a plain server). trestle
+// parses `req.query` on first read, and reads that the same way.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as qs from 'qs';
+import { compileQueryParser, emptyQuery, type QueryParserFn } from '../../app/settings';
 import { lazy } from '../../lazy';
 import { getSearch } from '../../router/url';
 
@@ -13,6 +16,16 @@ const qsModule = lazy(() => require('qs') as typeof import('qs'));
 
 type QueryParser = (str: string, options?: qs.IParseOptions) => unknown;
 type Req = IncomingMessage & { query?: unknown };
+
+/** `qs.parse` with prototype keys allowed: what Express 4's query layer parsed with when given no parser. */
+export function parseQs(str: string): Record<string, unknown> {
+  return qsModule().parse(str, { allowPrototypes: true }) as Record<string, unknown>;
+}
+
+/** `query parser` in Express 4: `false` is a parser answering `{}`, not the absence of one. */
+export function compileQueryParserV4(value: unknown): QueryParserFn | undefined {
+  return value === false ? emptyQuery : compileQueryParser(value);
+}
 
 export function query(options?: qs.IParseOptions | QueryParser) {
   let parse: QueryParser = (str, parseOptions) => qsModule().parse(str, parseOptions);
@@ -23,8 +36,7 @@ export function query(options?: qs.IParseOptions | QueryParser) {
   }
   if (opts !== undefined && opts.allowPrototypes === undefined) opts.allowPrototypes = true;
   return function query(req: Req, _res: ServerResponse, next: (err?: unknown) => void): void {
-    const current = req.query;
-    if (!current || (typeof current === 'object' && Object.keys(current).length === 0)) req.query = parse(getSearch(req.url ?? ''), opts);
+    if (!req.query) req.query = parse(getSearch(req.url ?? ''), opts);
     next();
   };
 }

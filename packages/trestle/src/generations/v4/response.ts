@@ -35,14 +35,21 @@ function method(fn: Method): PropertyDescriptor {
 export function oldResponseForms(warn: boolean): PropertyDescriptorMap {
   const note = warn ? (message: string) => deprecate(message) : () => undefined;
 
-  /** `(status, value)` or `(value, status)`: sets the status, returns the value. */
+  /**
+   * `(status, value)` or `(value, status)`: sets the status, returns the
+   * value. send() reads a number first as the status unless only the second
+   * is a number; json() and jsonp() read a number second as the status
+   * (`res.json(200, 201)` is 201 with the body 200), as Express 4 and 3 did.
+   */
   function statusAndValue(res: ResponseState, name: string, a: unknown, b: unknown): unknown {
-    if (typeof a !== 'number' && typeof b === 'number') {
-      note(`res.${name}(obj, status): Use res.status(status).${name}(obj) instead`);
-      res.statusCode = b;
+    const valueFirst = name === 'send' ? typeof a !== 'number' && typeof b === 'number' : typeof b === 'number';
+    const noun = name === 'send' ? 'body' : 'obj';
+    if (valueFirst) {
+      note(`res.${name}(${noun}, status): Use res.status(status).${name}(${noun}) instead`);
+      res.statusCode = b as number;
       return a;
     }
-    note(`res.${name}(status, obj): Use res.status(status).${name}(obj) instead`);
+    note(`res.${name}(status, ${noun}): Use res.status(status).${name}(${noun}) instead`);
     res.statusCode = a as number;
     return b;
   }

@@ -152,6 +152,17 @@ export const sendCases: Case[] = [
     legacy: [{ status: 201, body: '{"a":1}' }],
   },
   {
+    name: 'json(number, number) and jsonp(number, number)',
+    setup: (app) => {
+      app.get('/j', (_req, res) => (res.json as (a: unknown, b: unknown) => unknown)(200, 201));
+      app.get('/p', (_req, res) => (res.jsonp as (a: unknown, b: unknown) => unknown)(200, 201));
+    },
+    send: [{ path: '/j' }, { path: '/p?callback=f' }],
+    expect: [{ status: 200, body: '200' }, { status: 200, body: /f\(200\);$/ }],
+    v4: [{ status: 201, body: '200' }, { status: 201, body: /f\(200\);$/ }],
+    legacy: [{ status: 201, body: '200' }, { status: 201, body: /f\(200\);$/ }],
+  },
+  {
     name: 'json spaces and json replacer settings',
     setup: (app) => {
       app.set('json spaces', 2);
