@@ -2,16 +2,18 @@
 // mime 1.x send them, Content-Disposition as content-disposition 0.5 writes
 // it, the deprecated forms of status/json/jsonp/vary/clearCookie/sendfile,
 // body-parser 1.x on a stream already read, use() wording, trestle.query()
-// and trestle.static.mime. Expectations checked against express@4 black-box.
+// and trestle.static.mime. Expectations checked against express@4 black-box,
+// and each test runs on express@4 (and @5 where it names v5) too: see
+// twin.ts; where trestle differs, `differs` says why.
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import request from 'supertest';
-import trestle from 'trestle';
-import trestleV4 from 'trestle/v4';
+import type trestle from 'trestle';
+import { type Family, twinTest } from './twin';
 
 const dir = mkdtempSync(join(tmpdir(), 'trestle-v4-'));
 for (const [name, body] of Object.entries({ 'a.js': 'x', 'm.mjs': 'm', 't.txt': 't', 'j.json': '{}', 'p.html': '<p>' })) {
@@ -31,9 +33,9 @@ describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
     ['p.html', 'text/html; charset=UTF-8'],
   ];
 
-  test('static, sendFile and download: types and charsets', async () => {
-    const app = trestleV4();
-    app.use('/s', trestleV4.static(dir));
+  twinTest('static, sendFile and download: types and charsets', async (x) => {
+    const app = x.v4();
+    app.use('/s', x.v4.static(dir));
     app.get('/f/:name', (req, res) => res.sendFile(join(dir, req.params.name!)));
     app.get('/d/:name', (req, res) => res.download(join(dir, req.params.name!)));
     for (const [name, type] of types) {
@@ -44,21 +46,21 @@ describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
     }
   });
 
-  test('sendFile tags the file even with the etag setting off, as Express 4 left it to send', async () => {
-    const app = trestleV4();
+  twinTest('sendFile tags the file even with the etag setting off, as Express 4 left it to send', async (x) => {
+    const app = x.v4();
     app.disable('etag');
     app.get('/', (_req, res) => res.sendFile(join(dir, 't.txt')));
     const res = await request(app).get('/').expect(200, 't');
     assert.match(String(res.headers.etag), /^W\/"1-/);
-    const v5 = trestle();
+    const v5 = x.v5();
     v5.disable('etag');
     v5.get('/', (_req, res) => res.sendFile(join(dir, 't.txt')));
     assert.equal((await request(v5).get('/').expect(200)).headers.etag, undefined);
   });
 
-  test('the directory redirect page', async () => {
-    const app = trestleV4();
-    app.use('/s', trestleV4.static(dir));
+  twinTest('the directory redirect page', async (x) => {
+    const app = x.v4();
+    app.use('/s', x.v4.static(dir));
     const res = await request(app).get('/s/sub?x=1').expect(301);
     assert.equal(res.headers.location, '/s/sub/?x=1');
     assert.equal(res.headers['content-security-policy'], "default-src 'none'");
@@ -66,34 +68,41 @@ describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
     assert.match(res.text, /<pre>Redirecting to \/s\/sub\/\?x=1<\/pre>/);
   });
 
-  test("res.type('file.js') and res.type('js') as mime 1.x maps them", async () => {
-    const app = trestleV4();
+  twinTest("res.type('file.js') and res.type('js') as mime 1.x maps them", async (x) => {
+    const app = x.v4();
     app.get('/', (req, res) => res.type(String(req.query.t)).end());
     const js = await request(app).get('/?t=file.js');
     assert.equal(js.headers['content-type'], 'application/javascript; charset=utf-8');
     const bare = await request(app).get('/?t=js');
     assert.equal(bare.headers['content-type'], 'application/javascript; charset=utf-8');
-    const v5 = trestle();
+    const v5 = x.v5();
     v5.get('/', (_req, res) => res.type('file.js').end());
     assert.equal((await request(v5).get('/')).headers['content-type'], 'text/javascript; charset=utf-8');
   });
 
-  test('trestle.static.mime is mime 1.x; trestle.query() parses into req.query', async () => {
-    const mime = (trestleV4.static as unknown as { mime: { lookup(p: string): string } }).mime;
+  twinTest('trestle.static.mime is mime 1.x', (x) => {
+    const mime = (x.v4.static as unknown as { mime: { lookup(p: string): string } }).mime;
     assert.equal(mime.lookup('x.js'), 'application/javascript');
-    const query = (trestleV4 as unknown as { query(o?: object): (...a: unknown[]) => void }).query;
-    assert.equal(typeof query, 'function');
-    const app = trestleV4();
-    app.set('query parser', false);
-    app.use(query() as never);
-    app.get('/', (req, res) => res.json(req.query));
-    await request(app).get('/?a[b]=1').expect(200, { a: { b: '1' } });
   });
+
+  twinTest(
+    'trestle.query() parses into req.query with the query parser off',
+    async (x) => {
+      const query = (x.v4 as unknown as { query(o?: object): (...a: unknown[]) => void }).query;
+      assert.equal(typeof query, 'function');
+      const app = x.v4();
+      app.set('query parser', false);
+      app.use(query() as never);
+      app.get('/', (req, res) => res.json(req.query));
+      await request(app).get('/?a[b]=1').expect(200, { a: { b: '1' } });
+    },
+    'known gap (fixed in another branch): on Express 4 the app sets req.query to {} first, so express.query() leaves it',
+  );
 });
 
 describe('Content-Disposition as content-disposition 0.5 writes it', () => {
-  test('attachment and download quote the name; a header in options.headers is ignored', async () => {
-    const app = trestleV4();
+  twinTest('attachment and download quote the name; a header in options.headers is ignored', async (x) => {
+    const app = x.v4();
     app.get('/att', (_req, res) => res.attachment('a.js').end());
     app.get('/dl', (_req, res) => res.download(join(dir, 'a.js'), 'other.txt', { headers: { 'content-disposition': 'inline', 'X-A': 'b' } }));
     app.get('/dl-default', (_req, res) => res.download(join(dir, 't.txt')));
@@ -108,8 +117,8 @@ describe('Content-Disposition as content-disposition 0.5 writes it', () => {
 });
 
 describe('redirect bodies', () => {
-  test('HTML is one escaped paragraph, text a sentence, no DOCTYPE', async () => {
-    const app = trestleV4();
+  twinTest('HTML is one escaped paragraph, text a sentence, no DOCTYPE', async (x) => {
+    const app = x.v4();
     app.get('/', (_req, res) => res.redirect('/a?x=<y>'));
     const html = await request(app).get('/').set('Accept', 'text/html').expect(302);
     assert.equal(html.text, '<p>Found. Redirecting to /a?x=%3Cy%3E</p>');
@@ -119,24 +128,24 @@ describe('redirect bodies', () => {
 });
 
 describe('the deprecated forms Express 4 accepts', () => {
-  test("res.status('410') and res.status(410.1) set the status", async () => {
-    const app = trestleV4();
+  twinTest("res.status('410') and res.status(410.1) set the status", async (x) => {
+    const app = x.v4();
     app.get('/s', (_req, res) => res.status('410' as unknown as number).end('gone'));
     app.get('/f', (_req, res) => res.status(410.1).end('gone'));
     await request(app).get('/s').expect(410, 'gone');
     await request(app).get('/f').expect(410, 'gone');
   });
 
-  test('res.json(obj, status) and res.jsonp(obj, status) set the status', async () => {
-    const app = trestleV4();
+  twinTest('res.json(obj, status) and res.jsonp(obj, status) set the status', async (x) => {
+    const app = x.v4();
     app.get('/j', (_req, res) => (res as unknown as Loose).json!({ a: 1 }, 201));
     app.get('/p', (_req, res) => (res as unknown as Loose).jsonp!({ a: 1 }, 202));
     await request(app).get('/j').expect(201, { a: 1 });
     await request(app).get('/p?callback=f').expect(202, /f\(\{"a":1\}\)/);
   });
 
-  test('res.vary() with no field does nothing', async () => {
-    const app = trestleV4();
+  twinTest('res.vary() with no field does nothing', async (x) => {
+    const app = x.v4();
     app.get('/', (_req, res) => {
       (res as unknown as Loose).vary!();
       res.end('ok');
@@ -145,8 +154,8 @@ describe('the deprecated forms Express 4 accepts', () => {
     assert.equal(res.headers.vary, undefined);
   });
 
-  test('res.clearCookie(name, options): expires and maxAge given win', async () => {
-    const app = trestleV4();
+  twinTest('res.clearCookie(name, options): expires and maxAge given win', async (x) => {
+    const app = x.v4();
     app.get('/', (_req, res) => {
       res.clearCookie('a', { expires: new Date(Date.UTC(2030, 0, 1)), path: '/x' });
       res.clearCookie('b', { maxAge: 1000 });
@@ -167,9 +176,9 @@ describe('res.sendfile, lower case', () => {
   const fixtures = join(__dirname, 'fixtures', 'response');
   const rel = relative(process.cwd(), fixtures);
 
-  function sendfileApp(seen: Array<[unknown, boolean]> = []) {
+  function sendfileApp(x: Family, seen: Array<[unknown, boolean]> = []) {
     const als = new AsyncLocalStorage<string>();
-    const app = trestleV4();
+    const app = x.v4();
     app.use((req, _res, next) => als.run(req.url, next));
     app.get('/plain', (req, res) => (res as unknown as Loose).sendfile!(String(req.query.p)));
     app.get('/root', (req, res) => (res as unknown as Loose).sendfile!(String(req.query.p), { root: fixtures }));
@@ -182,17 +191,17 @@ describe('res.sendfile, lower case', () => {
     return app;
   }
 
-  test('relative paths, URL-encoded names, a directory index', async () => {
-    const app = sendfileApp();
+  twinTest('relative paths, URL-encoded names, a directory index', async (x) => {
+    const app = sendfileApp(x);
     await request(app).get(`/plain?p=${encodeURIComponent(`${rel}/name.txt`)}`).expect(200, 'tobi');
     await request(app).get(`/plain?p=${encodeURIComponent(`${rel}/with%20space.txt`)}`).expect(200, 'space');
     await request(app).get(`/plain?p=${encodeURIComponent(`${rel}/sub/`)}`).expect(200, 'index');
     await request(app).get(`/root?p=name.txt`).expect(200, 'tobi');
   });
 
-  test('../ is refused with 403 without root; the callback hears it before headers, in the request context', async () => {
+  twinTest('../ is refused with 403 without root; the callback hears it before headers, in the request context', async (x) => {
     const seen: Array<[unknown, boolean]> = [];
-    const app = sendfileApp(seen);
+    const app = sendfileApp(x, seen);
     await request(app).get(`/plain?p=${encodeURIComponent(`${rel}/../response/name.txt`)}`).expect(403);
     await request(app).get(`/cb?p=${encodeURIComponent(`${rel}/../response/name.txt`)}`).expect(403, /^cb 403 \/cb/);
     await request(app).get(`/root?p=${encodeURIComponent('../response/name.txt')}`).expect(403);
@@ -201,15 +210,15 @@ describe('res.sendfile, lower case', () => {
 });
 
 describe('body parsers on a stream already read', () => {
-  test('500 stream.not.readable, as body-parser 1.x', async () => {
-    const app = trestleV4();
+  twinTest('500 stream.not.readable, as body-parser 1.x', async (x) => {
+    const app = x.v4();
     app.post(
       '/',
       (req, _res, next) => {
         req.on('data', () => undefined);
         req.on('end', () => next());
       },
-      trestleV4.json(),
+      x.v4.json(),
       (req, res) => res.json(req.body),
     );
     app.use((err: Error & { type?: string; status?: number }, _req: trestle.Request, res: trestle.Response, _next: trestle.NextFunction) => {
@@ -218,20 +227,20 @@ describe('body parsers on a stream already read', () => {
     await request(app).post('/').type('json').send('{"a":1}').expect(500, { type: 'stream.not.readable', message: 'stream is not readable' });
   });
 
-  test('a body one parser read is skipped by the next', async () => {
-    const app = trestleV4();
-    app.post('/', trestleV4.json(), trestleV4.json(), (req, res) => res.json(req.body));
+  twinTest('a body one parser read is skipped by the next', async (x) => {
+    const app = x.v4();
+    app.post('/', x.v4.json(), x.v4.json(), (req, res) => res.json(req.body));
     await request(app).post('/').type('json').send('{"a":1}').expect(200, { a: 1 });
   });
 });
 
 describe('use() without a middleware function', () => {
-  test("throws in Express 4's words", () => {
-    const app = trestleV4();
+  twinTest("throws in Express 4's words", (x) => {
+    const app = x.v4();
     assert.throws(() => app.use('/u', 1 as never), { name: 'TypeError', message: 'Router.use() requires a middleware function but got a number' });
     assert.throws(() => app.use('/u', null as never), { message: 'Router.use() requires a middleware function but got a Null' });
     assert.throws(() => app.use('/u', {} as never), { message: 'Router.use() requires a middleware function but got a Object' });
-    assert.throws(() => trestleV4.Router().use({} as never), { message: 'Router.use() requires a middleware function' });
-    assert.throws(() => trestle.Router().use({} as never), { message: 'argument handler is required' });
+    assert.throws(() => x.v4.Router().use({} as never), { message: 'Router.use() requires a middleware function' });
+    assert.throws(() => x.v5.Router().use({} as never), { message: 'argument handler is required' });
   });
 });
