@@ -1,6 +1,7 @@
 // Load, over loopback only: a bounded soak of a trestle + logline server in a
 // child process (requests in = log lines out, heap flat after GC, no file
-// descriptor leaked), several cluster workers appending to one log file
+// descriptor leaked; what the heap check catches is in soak/soak.ts, and a
+// run with a leak on purpose proves it fails), several cluster workers appending to one log file
 // (every line whole, one per request), and graceful shutdown (in-flight
 // requests finish after close(), new connections are refused, the last lines
 // reach the file). `npm run soak -- --duration <s>` runs the soak for longer.
