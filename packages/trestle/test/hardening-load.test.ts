@@ -1,6 +1,7 @@
 // Load, over loopback only: a bounded soak of a trestle + logline server in a
 // child process (requests in = log lines out, heap flat after GC, no file
-// descriptor leaked), several cluster workers appending to one log file
+// descriptor leaked; what the heap check catches is in soak/soak.ts, and a
+// run with a leak on purpose proves it fails), several cluster workers appending to one log file
 // (every line whole, one per request), and graceful shutdown (in-flight
 // requests finish after close(), new connections are refused, the last lines
 // reach the file). `npm run soak -- --duration <s>` runs the soak for longer.
@@ -18,7 +19,7 @@ import trestle from 'trestle';
 import type { Response } from 'trestle';
 import { bounded, startChild } from './soak/child';
 import { checkLog, drive } from './soak/load';
-import { figuresRow, HEAP_GROWTH_LIMIT, runSoak, soakProblems } from './soak/soak';
+import { figuresRow, HEAP_GROWTH_LIMIT, leakCaught, runSoak, soakProblems } from './soak/soak';
 
 let dir = '';
 before(async () => {
@@ -32,6 +33,7 @@ describe('soak', () => {
   test('keep-alive and fresh connections for 10 s: one whole line per request, heap and fds flat', async (t) => {
     const f = await runSoak({ durationMs: 10_000, warmupMs: 2_000, concurrency: 16, freshEvery: 4 });
     t.diagnostic(figuresRow('test (10 s)', f));
+    t.diagnostic(`the heap check catches a leak of more than ${leakCaught(f)} bytes per request in this run; external memory ${f.externalStart} -> ${f.externalEnd} (not checked)`);
     // The run really mixed its traffic, or it proves less than it says.
     assert.ok(f.freshRequests > 100, `${f.freshRequests} requests on fresh connections`);
     assert.ok(f.requests - f.freshRequests > 100, 'requests on keep-alive connections');
@@ -42,6 +44,14 @@ describe('soak', () => {
     assert.ok(f.heapEnd - f.heapStart <= HEAP_GROWTH_LIMIT, `heap after GC ${f.heapStart} -> ${f.heapEnd}`);
     if (process.platform === 'linux') assert.equal(f.fdsEnd, f.fdsStart);
     assert.deepEqual(soakProblems(f), []);
+  });
+
+  test('the heap check fails for a real leak: 8 KB kept per request for 3 s', async () => {
+    // Large enough to pass the limit from 512 requests on, on any machine this suite runs on.
+    const f = await runSoak({ durationMs: 3_000, warmupMs: 500, concurrency: 16, freshEvery: 4, leakBytes: 8 * 1024 });
+    assert.ok(f.measuredRequests * 8 * 1024 > 2 * HEAP_GROWTH_LIMIT, `only ${f.measuredRequests} requests: the leak proves nothing`);
+    assert.ok(f.heapEnd - f.heapStart > HEAP_GROWTH_LIMIT, `heap after GC ${f.heapStart} -> ${f.heapEnd}`);
+    assert.match(soakProblems(f).join('\n'), /^heap grew from /m);
   });
 });
 

@@ -2,7 +2,7 @@
 // default 60), its figures as a row of the table in docs/RELIABILITY.md, and
 // exit code 1 if anything it must show did not hold.
 import { parseArgs } from 'node:util';
-import { figuresRow, mb, runSoak, soakProblems } from './soak';
+import { figuresRow, leakCaught, mb, runSoak, soakProblems } from './soak';
 
 const { values } = parseArgs({
   options: {
@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|');
   console.log(figuresRow(`npm run soak -- --duration ${durationS}`, figures));
   console.log(
-    `\n${figures.freshRequests} requests on fresh connections, ${figures.hungUp} abandoned mid-response; heap after GC ${mb(figures.heapStart)} -> ${mb(figures.heapEnd)}`,
+    `\n${figures.freshRequests} requests on fresh connections, ${figures.hungUp} abandoned mid-response; heap after GC ${mb(figures.heapStart)} -> ${mb(figures.heapEnd)}, ` +
+      `external ${mb(figures.externalStart)} -> ${mb(figures.externalEnd)}; the heap check catches a leak of more than ${leakCaught(figures)} bytes per request in this run`,
   );
   const problems = soakProblems(figures);
   for (const p of problems) console.error(`FAILED: ${p}`);

@@ -16,13 +16,24 @@ import type { Response } from 'trestle';
 import { LOG_FORMAT, mountRoutes } from './routes';
 
 const logFile = process.argv[2];
-if (logFile === undefined) throw new Error('usage: server.ts <log file>');
+if (logFile === undefined) throw new Error('usage: server.ts <log file> [leak bytes per request]');
+// A leak on purpose, for the test that proves the soak's heap check fails
+// for one: each request keeps a string of this many bytes reachable.
+const leakBytes = Number(process.argv[3] ?? 0);
+const leaked: string[] = [];
 const send = (message: object): void => void process.send?.(message);
 
 const log = createWriteStream(logFile, { flags: 'a' });
 const app = trestle();
 app.set('env', 'test');
 app.use(logger(LOG_FORMAT, { stream: log }));
+if (leakBytes > 0) {
+  app.use((req, _res, next) => {
+    // A flat string on the JS heap (padEnd or repeat would share one rope).
+    leaked.push(Buffer.alloc(leakBytes, `${String(req.headers['x-request-id'])} `).toString('latin1'));
+    next();
+  });
+}
 mountRoutes(app);
 const slow: Response[] = [];
 app.get('/slow', (_req, res) => {
@@ -49,8 +60,8 @@ async function stats(): Promise<void> {
     gc();
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const { rss, heapUsed } = process.memoryUsage();
-  send({ type: 'stats', rss, heapUsed, gc: gc !== undefined, connections: sockets.size });
+  const { rss, heapUsed, external } = process.memoryUsage();
+  send({ type: 'stats', rss, heapUsed, external, gc: gc !== undefined, connections: sockets.size });
 }
 
 let closing = false;
