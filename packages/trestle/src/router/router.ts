@@ -15,7 +15,11 @@ type Next = (err?: unknown) => void;
 /** The part of a profile the router reads. */
 export interface RouterProfile {
   compilePath: PathCompiler;
-  /** Characters that may follow a mount path (`/`; legacy also `.`). */
+  /**
+   * Characters that may follow what a middleware layer matched (`/`; v4 and
+   * legacy also `.`). Compiled string paths decide this themselves (v4's
+   * `/apple` does not match `/apple.html`); it tells for regular expressions.
+   */
   mountSeparators: string;
   /** The answer to an OPTIONS request no handler took. */
   sendOptions(res: unknown, methods: string[], next: Next): void;
@@ -369,9 +373,10 @@ export function handle(this: RouterInstance, req: RoutingRequest, res: unknown, 
       return;
     }
     if (layerPath.length !== 0) {
-      // The match must end where a path segment ends.
+      // The match must start the path (a regular expression may match
+      // further in) and end where a path segment ends.
       const c = path[layerPath.length];
-      if (c !== undefined && separators.indexOf(c) === -1) {
+      if (!path.startsWith(layerPath) || (c !== undefined && separators.indexOf(c) === -1)) {
         next(layerError);
         return;
       }
