@@ -67,3 +67,50 @@ describe('a router called without its callback', () => {
     });
   }
 });
+
+describe("the body parsers, as body-parser's", () => {
+  const parsers = ['json', 'urlencoded', 'raw', 'text'] as const;
+  for (const [gen, fw] of ENTRIES) {
+    test(`${gen}: are named jsonParser, urlencodedParser, rawParser, textParser (stack dumps and tracing spans show it), and still parse`, async () => {
+      assert.deepEqual(parsers.map((p) => fw[p]({ extended: true }).name), ['jsonParser', 'urlencodedParser', 'rawParser', 'textParser']);
+      const app = fw();
+      app.use!(fw.json() as never);
+      app.post!('/', ((req: { body: unknown }, res: { send(b: string): void }) => res.send(JSON.stringify(req.body))) as never);
+      const server = await serve(app as never);
+      try {
+        const res = await rawRequest(server.port, 'POST', '/', { 'content-type': 'application/json' }, '{"a":1}');
+        assert.equal(res.body, '{"a":1}');
+      } finally {
+        await server.close();
+      }
+    });
+
+    test(`${gen}: a limit that is no byte count throws at creation, in body-parser's words`, () => {
+      const invalid: Array<[unknown, string]> = [['', ''], ['huge', 'huge'], ['abc kb', 'abc kb'], [Number.NaN, 'NaN'], [{}, '[object Object]'], [true, 'true'], [false, 'false']];
+      for (const p of parsers) {
+        for (const [limit, shown] of invalid) {
+          assert.throws(() => fw[p]({ limit, extended: true }), (err: Error & { code?: string }) => {
+            assert.ok(err instanceof TypeError);
+            assert.equal(err.code, 'TRESTLE_ERR_INVALID_OPTION');
+            assert.equal(err.message, `option limit "${shown}" is invalid`);
+            return true;
+          }, `${p}({ limit: ${JSON.stringify(limit)} })`);
+        }
+        for (const limit of [undefined, null, 0, 100, '1kb', '1.5mb', Infinity]) fw[p]({ limit, extended: true });
+      }
+    });
+
+    test(`${gen}: a limit of 0 refuses every body, as body-parser's does`, async () => {
+      const app = fw();
+      app.use!(fw.text({ limit: 0 }) as never);
+      app.post!('/', ((_req: unknown, res: { send(b: string): void }) => res.send('read')) as never);
+      const server = await serve(app as never);
+      try {
+        const res = await rawRequest(server.port, 'POST', '/', { 'content-type': 'text/plain' }, 'x');
+        assert.equal(res.status, 413);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
