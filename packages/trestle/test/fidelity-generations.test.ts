@@ -5,6 +5,9 @@
 // Expectations checked against express@5, express@4 (body-parser 1) and
 // express@3 black-box.
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import * as http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
@@ -15,7 +18,7 @@ type Generation = 'v5' | 'v4' | 'legacy';
 
 /** What these tests use of an entry, loosely typed: each generation's types differ. */
 interface Entry {
-  (): Record<string, (...args: never[]) => unknown> & ((req: unknown, res: unknown) => void);
+  (): Loose & ((req: unknown, res: unknown) => void);
   Router(): RouterLike;
   json(options?: object): Parser;
   urlencoded(options?: object): Parser;
@@ -23,6 +26,7 @@ interface Entry {
   text(options?: object): Parser;
 }
 type Parser = (...args: never[]) => unknown;
+type Loose = Record<string, (...args: unknown[]) => unknown>;
 type Handler = (req: { url: string }, res: { end(body: string): void }, next: () => void) => void;
 interface RouterLike {
   (req: unknown, res: unknown, next?: unknown): void;
@@ -74,8 +78,8 @@ describe("the body parsers, as body-parser's", () => {
     test(`${gen}: are named jsonParser, urlencodedParser, rawParser, textParser (stack dumps and tracing spans show it), and still parse`, async () => {
       assert.deepEqual(parsers.map((p) => fw[p]({ extended: true }).name), ['jsonParser', 'urlencodedParser', 'rawParser', 'textParser']);
       const app = fw();
-      app.use!(fw.json() as never);
-      app.post!('/', ((req: { body: unknown }, res: { send(b: string): void }) => res.send(JSON.stringify(req.body))) as never);
+      app.use!(fw.json());
+      app.post!('/', (req: unknown, res: unknown) => (res as Loose).send!(JSON.stringify((req as { body: unknown }).body)));
       const server = await serve(app as never);
       try {
         const res = await rawRequest(server.port, 'POST', '/', { 'content-type': 'application/json' }, '{"a":1}');
@@ -102,8 +106,8 @@ describe("the body parsers, as body-parser's", () => {
 
     test(`${gen}: a limit of 0 refuses every body, as body-parser's does`, async () => {
       const app = fw();
-      app.use!(fw.text({ limit: 0 }) as never);
-      app.post!('/', ((_req: unknown, res: { send(b: string): void }) => res.send('read')) as never);
+      app.use!(fw.text({ limit: 0 }));
+      app.post!('/', (_req: unknown, res: unknown) => (res as Loose).send!('read'));
       const server = await serve(app as never);
       try {
         const res = await rawRequest(server.port, 'POST', '/', { 'content-type': 'text/plain' }, 'x');
@@ -113,4 +117,102 @@ describe("the body parsers, as body-parser's", () => {
       }
     });
   }
+});
+
+/** An app made while NODE_ENV is `env` (undefined: unset, which is development). */
+function appIn(fw: Entry, env: string | undefined): ReturnType<Entry> {
+  const saved = process.env.NODE_ENV;
+  try {
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
+    return fw();
+  } finally {
+    if (saved === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = saved;
+  }
+}
+
+describe('json spaces by environment', () => {
+  // The spec: 2 in development, 0 in production; elsewhere unset, as Express leaves it.
+  const expected: Array<[string, number | undefined, string]> = [
+    ['development', 2, '{\n  "a": 1\n}'],
+    ['production', 0, '{"a":1}'],
+    ['test', undefined, '{"a":1}'],
+    ['staging', undefined, '{"a":1}'],
+  ];
+  for (const [gen, fw] of ENTRIES) {
+    test(`${gen}: follows env, from NODE_ENV at creation or app.set('env') after it`, async () => {
+      for (const [env, spaces, body] of expected) {
+        const made = appIn(fw, env);
+        // The other order: made in another environment, then told its own.
+        const told = appIn(fw, env === 'development' ? 'production' : undefined);
+        told.set!('env', env);
+        for (const [how, app] of [['NODE_ENV', made], ["app.set('env')", told]] as const) {
+          app.get!('/', (_req: unknown, res: unknown) => (res as Loose).json!({ a: 1 }));
+          const server = await serve(app as unknown as http.RequestListener);
+          try {
+            assert.equal(app.get!('json spaces'), spaces, `${env} by ${how}`);
+            assert.equal((await rawRequest(server.port, 'GET', '/')).body, body, `${env} by ${how}`);
+          } finally {
+            await server.close();
+          }
+        }
+      }
+    });
+  }
+});
+
+describe('requests and responses show the class names Express shows', () => {
+  for (const [gen, fw] of ENTRIES) {
+    test(`${gen}: IncomingMessage and ServerResponse, in constructor.name and in stack frames`, async () => {
+      const app = appIn(fw, 'development');
+      app.get!('/', (req: unknown, res: unknown) => (res as Loose).send!(`${(req as object).constructor.name} ${(res as object).constructor.name}`));
+      // A method called on the request: its stack frame names the request's class.
+      app.get!('/err', (req: unknown, _res: unknown, next: unknown) => {
+        (req as http.IncomingMessage).on('end', function onEnd() {
+          (next as (err: Error) => void)(new Error('boom'));
+        });
+        (req as http.IncomingMessage).resume();
+      });
+      app.use!((err: Error, _req: unknown, res: unknown, _next: unknown) => (res as Loose).send!(err.stack));
+      // Both ways a request reaches an app: app.listen's server, and a plain node server.
+      const listening = app.listen!(0, '127.0.0.1') as http.Server;
+      await new Promise((resolve) => listening.once('listening', resolve));
+      const plain = await serve(app as unknown as http.RequestListener);
+      try {
+        for (const port of [(listening.address() as AddressInfo).port, plain.port]) {
+          assert.equal((await rawRequest(port, 'GET', '/')).body, 'IncomingMessage ServerResponse');
+          const stack = (await rawRequest(port, 'GET', '/err')).body;
+          assert.match(stack, /at IncomingMessage\.onEnd /);
+          assert.doesNotMatch(stack, /AppRequest|AppResponse/);
+        }
+      } finally {
+        listening.closeAllConnections();
+        await new Promise((resolve) => listening.close(resolve));
+        await plain.close();
+      }
+    });
+  }
+
+  test('over HTTP/2: the names of node\'s HTTP/2 classes', async () => {
+    const app = trestle();
+    app.get('/', (req, res) => res.send(`${req.constructor.name} ${res.constructor.name}`));
+    const server = http2.createServer(app as never);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const stream = client.request({ ':path': '/' });
+        let data = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (d: string) => (data += d));
+        stream.on('end', () => resolve(data));
+        stream.on('error', reject);
+      });
+      assert.equal(body, 'Http2ServerRequest Http2ServerResponse');
+    } finally {
+      client.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
