@@ -97,6 +97,7 @@ export const TRESTLE_ONLY: Record<Generation, Differences> = {
     'a regexp mount path': 'spec: a mount path may be a regular expression',
     'a regexp mount path matches only at the start of the path': regexpUse,
     'a regexp mount path must end where a segment ends': regexpUse,
+    'a regexp mount path among enough routes for the layer index': regexpUse,
     'router.use with a regexp matches only at the start of the rest of the path': routers,
     'nested routers build req.baseUrl': routers,
     'router middleware runs only for paths under its mount': routers,

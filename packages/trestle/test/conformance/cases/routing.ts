@@ -282,6 +282,24 @@ export const routing: Case[] = [
     legacy: [ok('{"baseUrl":"/ap","url":"/x","params":{}}'), ok('passed'), ok('{"baseUrl":"/ap","url":"/.x","params":{}}')],
   },
   {
+    name: 'a regexp mount path among enough routes for the layer index',
+    setup: (app) => {
+      // Ten routes with literal prefixes: trestle's router then picks candidates through its index.
+      for (let i = 0; i < 10; i++) app.get(`/p${i}`, (_req, res) => res.send(`p${i}`));
+      app.use(/\/api.*/, (req, res) => res.send(echo(req)));
+      app.use(/^\/v\d+/, (req, res) => res.send(echo(req)));
+      app.use((_req, res) => res.send('passed'));
+    },
+    send: [{ path: '/test/api/1' }, { path: '/api/1' }, { path: '/p3' }, { path: '/x/v2' }, { path: '/v2/y' }],
+    expect: [
+      ok('passed'),
+      ok('{"baseUrl":"/api/1","url":"/","params":{}}'),
+      ok('p3'),
+      ok('passed'),
+      ok('{"baseUrl":"/v2","url":"/y","params":{}}'),
+    ],
+  },
+  {
     name: 'router.use with a regexp matches only at the start of the rest of the path',
     setup: (app, fw) => {
       const router = fw.Router();
