@@ -26,6 +26,7 @@ interface RouterLike {
 interface ExpressLike {
   (): RouterLike & http.RequestListener;
   Router(options?: { mergeParams?: boolean }): RouterLike;
+  json(): Handler;
 }
 
 let tracing: Tracing;
@@ -41,12 +42,13 @@ after(async () => {
   await tracing.stop();
 });
 
-/** Middleware, nested routers under a parameterised mount path, a sub-app, a param trigger, a regular expression, next('route'), a thrown error. */
+/** Middleware (a body parser among it: its span is `middleware - jsonParser`), nested routers under a parameterised mount path, a sub-app, a param trigger, a regular expression, next('route'), a thrown error. */
 function buildApp(express: ExpressLike): http.RequestListener {
   const app = express();
   app.use(function logger(_req: unknown, _res: unknown, next: Next) {
     next();
   });
+  app.use(express.json());
   const users = express.Router({ mergeParams: true });
   users.param('id', function loadUser(_req, _res, next) {
     next();

@@ -1,7 +1,7 @@
 // createFramework(profile): the factory users call (`trestle()`) and its
 // members, built once per generation from the shared core and the profile.
 import { EventEmitter } from 'node:events';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage as NodeIncomingMessage, ServerResponse as NodeServerResponse } from 'node:http';
 import { type App, applicationMembers, type FrameworkParts } from './app/application';
 import { withCompilers } from './app/settings';
 import { json } from './middleware/json';
@@ -25,6 +25,19 @@ function mixin(target: object, ...sources: object[]): void {
   }
 }
 
+/**
+ * An app's request and response classes, named as node's: Express's
+ * requests and responses are node's own objects, so `req.constructor.name`
+ * is `IncomingMessage` and stack frames read `IncomingMessage.onEnd`, and
+ * code and logs that look for these names find them.
+ */
+function appClasses() {
+  return {
+    AppRequest: class IncomingMessage extends NodeIncomingMessage {},
+    AppResponse: class ServerResponse extends NodeServerResponse {},
+  };
+}
+
 export interface Framework {
   (): App;
   application: object;
@@ -40,11 +53,11 @@ export interface Framework {
 }
 
 export function createFramework(profile: Profile): Framework {
-  const request = Object.create(IncomingMessage.prototype) as object;
+  const request = Object.create(NodeIncomingMessage.prototype) as object;
   mixin(request, requestMembers);
   Object.defineProperties(request, profile.overrides.request);
 
-  const response = Object.create(ServerResponse.prototype) as object;
+  const response = Object.create(NodeServerResponse.prototype) as object;
   mixin(response, responseMembers);
   Object.defineProperties(response, profile.overrides.response);
 
@@ -58,7 +71,7 @@ export function createFramework(profile: Profile): Framework {
   const parts: FrameworkParts = { profile, routerProto, queryParser: profile.settings.queryParser, compilers, poweredBy: 'Trestle' };
 
   function createApplication(): App {
-    const app = function (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) {
+    const app = function (req: NodeIncomingMessage, res: NodeServerResponse, next?: (err?: unknown) => void) {
       app.handle(req, res, next);
     } as App;
     mixin(app, EventEmitter.prototype, application);
@@ -68,10 +81,9 @@ export function createFramework(profile: Profile): Framework {
     // stays local. They are the prototypes of real subclasses of node's classes,
     // which servers can then create requests with directly (see app.listen).
     const appProp = { configurable: true, enumerable: true, writable: true, value: app };
-    class AppRequest extends IncomingMessage {}
+    const { AppRequest, AppResponse } = appClasses();
     Object.setPrototypeOf(AppRequest.prototype, request);
     Object.defineProperty(AppRequest.prototype, 'app', appProp);
-    class AppResponse extends ServerResponse {}
     Object.setPrototypeOf(AppResponse.prototype, response);
     Object.defineProperty(AppResponse.prototype, 'app', appProp);
     app.request = AppRequest.prototype;

@@ -50,6 +50,9 @@ export interface Http2Prototypes {
 const mirrors = new WeakMap<object, object>();
 
 // The layers right above node's HTTP/2 prototypes, shared by every app.
+// Other names for node's classes, so that the app's subclasses can take theirs (see create()).
+const NodeHttp2ServerRequest = Http2ServerRequest;
+const NodeHttp2ServerResponse = Http2ServerResponse;
 const requestBase: object = Object.create(Http2ServerRequest.prototype) as object;
 const responseBase: object = Object.create(Http2ServerResponse.prototype) as object;
 installHttp2Response(responseBase);
@@ -111,10 +114,14 @@ function sync(top: object, side: Side): void {
   }
 }
 
-/** The app's HTTP/2 prototypes: prototypes of subclasses of node's classes, so `constructor` names the app's class. */
+/**
+ * The app's HTTP/2 prototypes: prototypes of subclasses of node's classes,
+ * named as node's (`req.constructor.name` is `Http2ServerRequest`, as for
+ * HTTP/1.1 it is `IncomingMessage`).
+ */
 function create(app: Http2App): Http2Prototypes {
-  class AppHttp2Request extends Http2ServerRequest {}
-  class AppHttp2Response extends Http2ServerResponse {}
+  const AppHttp2Request = class Http2ServerRequest extends NodeHttp2ServerRequest {};
+  const AppHttp2Response = class Http2ServerResponse extends NodeHttp2ServerResponse {};
   mirrors.set(app.request, AppHttp2Request.prototype);
   mirrors.set(app.response, AppHttp2Response.prototype);
   const protos: Http2Prototypes = {

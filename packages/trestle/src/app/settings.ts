@@ -101,8 +101,10 @@ export function emptyQuery(): Record<string, unknown> {
 
 /**
  * What every app's settings end with: `json spaces` and `view cache`
- * follow the reading app's `env` (2 spaces and no cache in development)
- * until an app in the chain sets them. Its prototype is null, so a setting
+ * follow the reading app's `env` until an app in the chain sets them, so
+ * `app.set('env', ...)` after creation counts too. `json spaces` is 2 in
+ * development and 0 in production, as the spec says, and unset in any other
+ * environment (`test`, ...), as Express leaves it in all of them. Its prototype is null, so a setting
  * named like an `Object.prototype` member (`toString`, `constructor`) is
  * unset, as in Express, rather than that member.
  */
@@ -111,7 +113,8 @@ const derivedSettings: Record<string, unknown> = Object.create(null, {
     enumerable: true,
     configurable: true,
     get(this: Record<string, unknown>) {
-      return this.env === 'development' ? 2 : 0;
+      const env = this.env;
+      return env === 'development' ? 2 : env === 'production' ? 0 : undefined;
     },
   },
   'view cache': {

@@ -79,8 +79,10 @@ function hasBody(req: IncomingMessage): boolean {
 
 /** `limit`, `inflate`, `type` and `verify`, checked and compiled once. */
 export function commonConfig(options: CommonOptions, defaultType: string): Pick<ParserConfig, 'limit' | 'inflate' | 'verify' | 'matches' | 'bodyParser1'> {
-  const limit = typeof options.limit === 'number' ? options.limit : bytes.parse(options.limit || '100kb');
-  if (limit === null || Number.isNaN(limit)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', `option limit ${JSON.stringify(options.limit)} is invalid`);
+  // As body-parser: only undefined and null mean the default; '' or 'huge' is no byte count.
+  const given = options.limit;
+  const limit = given === undefined || given === null ? 102400 : bytes.parse(given);
+  if (limit === null || Number.isNaN(limit)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', `option limit "${String(given)}" is invalid`);
   const verify = options.verify || undefined;
   if (verify !== undefined && typeof verify !== 'function') throw createError(TypeError, 'TRESTLE_ERR_INVALID_OPTION', 'option verify must be function');
   return { limit, inflate: options.inflate !== false, verify, matches: typeMatcher(options.type || defaultType), bodyParser1: options[kBodyParser1] === true };
@@ -119,9 +121,13 @@ export function unsupportedCharset(charset: string): HttpError {
   return createHttpError(415, 'TRESTLE_ERR_CHARSET_UNSUPPORTED', `unsupported charset "${charset.toUpperCase()}"`, { charset, type: 'charset.unsupported' });
 }
 
-/** The middleware: skips requests it should not read, else reads, verifies and parses. */
-export function createParser(config: ParserConfig) {
-  return function bodyParser(req: Req, res: ServerResponse, next: Next): void {
+/**
+ * The middleware: skips requests it should not read, else reads, verifies
+ * and parses. It is named as body-parser names it (`jsonParser`, ...), which
+ * stack dumps and tracing spans show.
+ */
+export function createParser(name: string, config: ParserConfig) {
+  return named(name, function bodyParser(req: Req, res: ServerResponse, next: Next): void {
     // A body already read (by another parser) leaves the request finished.
     if (config.bodyParser1 ? req._body === true : onFinished.isFinished(req)) {
       next();
@@ -141,7 +147,12 @@ export function createParser(config: ParserConfig) {
     }
     if (config.bodyParser1) req._body = true;
     read(req, res, next, config, charset);
-  };
+  });
+}
+
+/** `fn`, named `name` (a function's name is configurable, not writable). */
+export function named<F extends (...args: never[]) => unknown>(name: string, fn: F): F {
+  return Object.defineProperty(fn, 'name', { value: name });
 }
 
 /** A new inflater for `encoding`, or undefined for one node cannot inflate (zstd exists from Node 22.15 on). */

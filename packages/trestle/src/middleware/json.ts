@@ -43,7 +43,7 @@ export function json(options?: JsonOptions | null): ReturnType<typeof createPars
   const defaultCharset = (opts.defaultCharset || 'utf-8').toLowerCase();
   const strict = opts.strict !== false;
   const reviver = opts.reviver;
-  return createParser({
+  return createParser('jsonParser', {
     ...common,
     charsetOf(req) {
       const charset = requestCharset(req) ?? defaultCharset;

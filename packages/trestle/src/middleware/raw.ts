@@ -13,5 +13,5 @@ function noCharset(): null {
 
 export function raw(options?: RawOptions | null): ReturnType<typeof createParser> {
   const common = commonConfig(optionsObject(options) as CommonOptions, 'application/octet-stream');
-  return createParser({ ...common, charsetOf: noCharset, parse: keepBuffer });
+  return createParser('rawParser', { ...common, charsetOf: noCharset, parse: keepBuffer });
 }

@@ -11,7 +11,7 @@ export function text(options?: TextOptions | null): ReturnType<typeof createPars
   const opts = optionsObject(options);
   const common = commonConfig(opts as CommonOptions, 'text/plain');
   const defaultCharset = (opts.defaultCharset || 'utf-8').toLowerCase();
-  return createParser({
+  return createParser('textParser', {
     ...common,
     charsetOf: (req) => requestCharset(req) ?? defaultCharset,
     parse: keepString,

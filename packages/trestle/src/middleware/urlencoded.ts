@@ -56,7 +56,7 @@ export function createUrlencoded(defaults: UrlencodedDefaults) {
       charsetSentinel: Boolean(opts.charsetSentinel),
       interpretNumericEntities: Boolean(opts.interpretNumericEntities),
     };
-    return createParser({
+    return createParser('urlencodedParser', {
       ...common,
       charsetOf(req) {
         const charset = requestCharset(req) ?? defaultCharset;

@@ -7,7 +7,9 @@ import { type Route, routeClass, type RouteShape } from './route';
 import { getPathname, getProtohost } from './url';
 import { buildIndex, type LayerIndex } from './layer-index';
 import { mergeParams, type ParamCalled, type ParamFactory, type ParamFn, paramsNotRegistered, runParams } from './params';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createError } from '../errors';
+import { type FinalApp, finalHandler } from '../app/final-handler';
 import { noteLayerPath } from '../observability/layer-run';
 
 type Next = (err?: unknown) => void;
@@ -15,7 +17,11 @@ type Next = (err?: unknown) => void;
 /** The part of a profile the router reads. */
 export interface RouterProfile {
   compilePath: PathCompiler;
-  /** Characters that may follow a mount path (`/`; legacy also `.`). */
+  /**
+   * Characters that may follow what a middleware layer matched (`/`; v4 and
+   * legacy also `.`). Compiled string paths decide this themselves (v4's
+   * `/apple` does not match `/apple.html`); it tells for regular expressions.
+   */
   mountSeparators: string;
   /** The answer to an OPTIONS request no handler took. */
   sendOptions(res: unknown, methods: string[], next: Next): void;
@@ -25,6 +31,12 @@ export interface RouterProfile {
   shape: RouterShape;
   /** May a route method be given no handler (`app.post('/x')`)? Express 4 accepts it; the route never answers. */
   handlerOptional?: boolean;
+  /**
+   * Must a router called directly be given its callback (`router(req, res,
+   * next)`)? Express 5's router throws without it; Express 4's runs the
+   * layers all the same (`http.createServer(router)` works while a route answers).
+   */
+  callbackRequired?: boolean;
 }
 
 /** The parts of Express's router objects that differ between generations. */
@@ -67,7 +79,7 @@ export interface RoutingRequest {
 }
 
 export interface RouterInstance {
-  (req: RoutingRequest, res: unknown, next: Next): void;
+  (req: RoutingRequest, res: unknown, next?: Next): void;
   /** The layers, in order: a view of `_layers` that tells the router of every change made through it. */
   stack: Layer[];
   /** The array `stack` shows; the router reads it directly. */
@@ -81,7 +93,7 @@ export interface RouterInstance {
   mergeParams: boolean;
   strict: boolean;
   profile: RouterProfile;
-  handle(req: RoutingRequest, res: unknown, out: Next): void;
+  handle(req: RoutingRequest, res: unknown, out?: Next): void;
   use(...args: unknown[]): RouterInstance;
   route(path: unknown): Route;
   param(name: unknown, fn?: unknown): RouterInstance;
@@ -90,7 +102,7 @@ export interface RouterInstance {
 }
 
 export function createRouter(proto: object, options: RouterOptions = {}): RouterInstance {
-  const router = function router(req: RoutingRequest, res: unknown, next: Next) {
+  const router = function router(req: RoutingRequest, res: unknown, next?: Next) {
     (router as RouterInstance).handle(req, res, next);
   } as RouterInstance;
   Object.setPrototypeOf(router, proto);
@@ -211,8 +223,9 @@ export function route(this: RouterInstance, path: unknown): Route {
 }
 
 /** The request's walk through this router's stack. */
-export function handle(this: RouterInstance, req: RoutingRequest, res: unknown, out: Next): void {
+export function handle(this: RouterInstance, req: RoutingRequest, res: unknown, callback: Next | undefined): void {
   const router = this;
+  const out = callback ?? withoutCallback(router, req, res);
   // As in Express, a request walks the array it started with, even if
   // `router.stack` is assigned a new one meanwhile.
   const stack = router._layers;
@@ -369,9 +382,10 @@ export function handle(this: RouterInstance, req: RoutingRequest, res: unknown, 
       return;
     }
     if (layerPath.length !== 0) {
-      // The match must end where a path segment ends.
+      // The match must start the path (a regular expression may match
+      // further in) and end where a path segment ends.
       const c = path[layerPath.length];
-      if (c !== undefined && separators.indexOf(c) === -1) {
+      if (!path.startsWith(layerPath) || (c !== undefined && separators.indexOf(c) === -1)) {
         next(layerError);
         return;
       }
@@ -387,6 +401,19 @@ export function handle(this: RouterInstance, req: RoutingRequest, res: unknown, 
     if (layerError) layer.handleError(layerError, req, res, next);
     else layer.handleRequest(req, res, next);
   }
+}
+
+/**
+ * The end of a walk no callback was given for: Express 5 refuses the call.
+ * Express 4 runs it, and a request no layer answers then fails with a
+ * TypeError, thrown from a timer when the walk went asynchronous, which ends
+ * the process; trestle/v4 answers it as an app would instead (404, or the
+ * error's page).
+ */
+function withoutCallback(router: RouterInstance, req: RoutingRequest, res: unknown): Next {
+  if (router.profile.callbackRequired) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'argument callback is required');
+  const app = (req as { app?: FinalApp }).app;
+  return finalHandler(req as unknown as IncomingMessage, res as ServerResponse, app?.settings !== undefined ? app : { settings: { env: process.env.NODE_ENV ?? 'development' } });
 }
 
 /** The params a layer's handler sees: its own, or with mergeParams its parent's too. */

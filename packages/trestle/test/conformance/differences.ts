@@ -24,7 +24,10 @@ const beforeV5: Differences = {
   "redirect('back')": '"back" means the Referrer (deprecated in v4); v5 redirects to "back"',
 };
 
-const v4: Differences = { ...beforeV5 };
+const v4: Differences = {
+  ...beforeV5,
+  'a regexp mount path must end where a segment ends': "Express 4's router also lets a middleware match end before a '.' (v5: only before '/')",
+};
 
 const md5ETag = 'Express 3 tagged with MD5 (etag 1.7): same freshness rules, other tag text';
 
@@ -33,6 +36,7 @@ const legacy: Differences = {
   'an unhandled OPTIONS lists the methods of the matching routes': 'Express 3 lists the verbs of the route table in the runtime\'s order of methods, HEAD counting the GET routes, as Express 4 formats them',
   'redirect is a 302 with Location and an HTML body for browsers': 'Express 3 linked the URL in its one-paragraph page, charset "UTF-8"',
   'a mount path followed by a dot': 'Express 3 mounted by prefix: /apple also serves /apple.html, with req.url "/.html"',
+  'a regexp mount path must end where a segment ends': "as Express 4, a regular expression's match may end before a '.' (Express 3 mounted by prefix, '.' included)",
   'a relative redirect': 'Express 3 resolved a bare relative URL against the app\'s mount path ("" at the top: "c" is "/c")',
   'set Content-Type gains a charset': 'Express 3 res.set() left Content-Type as given',
   'set Content-Type with an array is an error': 'Express 3 res.set() took an array for Content-Type (the client keeps the first)',
@@ -72,6 +76,7 @@ const everywhere: Differences = {
 
 const laterApi = 'legacy keeps the API of later generations (Express 3 had none of it)';
 const baseUrl = 'spec: req.baseUrl for every generation (Express 3 had none)';
+const regexpUse = 'spec: a mount path may be a regular expression (Express 3 app.use took the RegExp for the middleware and dropped the function: it never ran)';
 const routers = 'spec: Router() with use(), params and mergeParams for every generation (Express 3 routers had none)';
 
 export const TRESTLE_ONLY: Record<Generation, Differences> = {
@@ -91,6 +96,10 @@ export const TRESTLE_ONLY: Record<Generation, Differences> = {
     'a mount path with a parameter': 'spec: named parameters in mount paths (Express 3 mounted by plain prefix)',
     'an array of mount paths': 'spec: a mount path may be an array (Express 3 failed with a 500)',
     'a regexp mount path': 'spec: a mount path may be a regular expression',
+    'a regexp mount path matches only at the start of the path': regexpUse,
+    'a regexp mount path must end where a segment ends': regexpUse,
+    'a regexp mount path among enough routes for the layer index': regexpUse,
+    'router.use with a regexp matches only at the start of the rest of the path': routers,
     'nested routers build req.baseUrl': routers,
     'router middleware runs only for paths under its mount': routers,
     'param triggers are local to their router': routers,

@@ -4,6 +4,7 @@
 // only once.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonOptions, UrlencodedOptions } from '../../types';
+import { named } from '../../middleware/body';
 import { json } from '../../middleware/json';
 import { type MultipartOptions, multipart } from './multipart';
 import { createUrlencoded } from '../../middleware/urlencoded';
@@ -18,7 +19,8 @@ const urlencoded = createUrlencoded({ extended: true });
 
 export function bodyParser(options: LegacyBodyParserOptions = {}): Middleware {
   const parsers = [json(options), urlencoded({ extended: true, ...options }), multipart(options) as Middleware];
-  return function bodyParserMiddleware(req: Req, res: ServerResponse, next: Next): void {
+  // Named as Express 3's (connect's) was.
+  return named('bodyParser', function bodyParserMiddleware(req: Req, res: ServerResponse, next: Next): void {
     let i = 0;
     const step = (err?: unknown): void => {
       if (err) return next(err);
@@ -30,5 +32,5 @@ export function bodyParser(options: LegacyBodyParserOptions = {}): Middleware {
       parser(req, res, step);
     };
     step();
-  };
+  });
 }

@@ -2,7 +2,7 @@
 // they read nothing (v5's leave it `undefined`), mark what they read with
 // `req._body`, and refuse a stream something else already read.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { kBodyParser1 } from '../../middleware/body';
+import { kBodyParser1, named } from '../../middleware/body';
 import type { ParserFactory } from '../profile';
 
 type Middleware = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: (err?: unknown) => void) => void;
@@ -12,9 +12,9 @@ export function withEmptyBody<F extends ParserFactory>(make: F): F {
   return ((options?: never) => {
     const given = options !== null && typeof options === 'object' ? (options as object) : {};
     const parse = make({ ...given, [kBodyParser1]: true } as never) as Middleware;
-    return function bodyParser(req, res, next) {
+    return named(parse.name, function bodyParser(req, res, next) {
       req.body ??= {};
       parse(req, res, next);
-    } as Middleware;
+    } as Middleware);
   }) as F;
 }

@@ -28,7 +28,8 @@ export function sendOptionsV4(res: unknown, methods: string[], next: (err?: unkn
 export const v4: Profile = {
   router: {
     compilePath: makeV4Compiler('/'),
-    mountSeparators: '/',
+    // Express 4 lets a regular expression's match end before a '.' too.
+    mountSeparators: '/.',
     sendOptions: sendOptionsV4,
     paramFactories: 'deprecated',
     shape: { ...v4RouterShape('/', expressFourAppLayers), routerOnFirstUse: true },

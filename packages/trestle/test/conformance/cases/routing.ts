@@ -256,6 +256,61 @@ export const routing: Case[] = [
     expect: [ok('{"baseUrl":"/v2","url":"/items","params":{}}')],
   },
   {
+    name: 'a regexp mount path matches only at the start of the path',
+    setup: (app) => {
+      app.use(/\/api.*/, (req, res, next) => {
+        res.set('X-Mounted', `${req.baseUrl} ${req.url}`);
+        next();
+      });
+      app.use((req, res) => res.send(echo(req)));
+    },
+    send: [{ path: '/test/api/1234' }, { path: '/api/1234' }],
+    expect: [
+      { status: 200, body: '{"baseUrl":"","url":"/test/api/1234","params":{}}', headers: { 'x-mounted': null } },
+      { status: 200, body: '{"baseUrl":"","url":"/api/1234","params":{}}', headers: { 'x-mounted': '/api/1234 /' } },
+    ],
+  },
+  {
+    name: 'a regexp mount path must end where a segment ends',
+    setup: (app) => {
+      app.use(/\/ap/, (req, res) => res.send(echo(req)));
+      app.use((_req, res) => res.send('passed'));
+    },
+    send: [{ path: '/ap/x' }, { path: '/apix' }, { path: '/ap.x' }],
+    expect: [ok('{"baseUrl":"/ap","url":"/x","params":{}}'), ok('passed'), ok('passed')],
+    v4: [ok('{"baseUrl":"/ap","url":"/x","params":{}}'), ok('passed'), ok('{"baseUrl":"/ap","url":"/.x","params":{}}')],
+    legacy: [ok('{"baseUrl":"/ap","url":"/x","params":{}}'), ok('passed'), ok('{"baseUrl":"/ap","url":"/.x","params":{}}')],
+  },
+  {
+    name: 'a regexp mount path among enough routes for the layer index',
+    setup: (app) => {
+      // Ten routes with literal prefixes: trestle's router then picks candidates through its index.
+      for (let i = 0; i < 10; i++) app.get(`/p${i}`, (_req, res) => res.send(`p${i}`));
+      app.use(/\/api.*/, (req, res) => res.send(echo(req)));
+      app.use(/^\/v\d+/, (req, res) => res.send(echo(req)));
+      app.use((_req, res) => res.send('passed'));
+    },
+    send: [{ path: '/test/api/1' }, { path: '/api/1' }, { path: '/p3' }, { path: '/x/v2' }, { path: '/v2/y' }],
+    expect: [
+      ok('passed'),
+      ok('{"baseUrl":"/api/1","url":"/","params":{}}'),
+      ok('p3'),
+      ok('passed'),
+      ok('{"baseUrl":"/v2","url":"/y","params":{}}'),
+    ],
+  },
+  {
+    name: 'router.use with a regexp matches only at the start of the rest of the path',
+    setup: (app, fw) => {
+      const router = fw.Router();
+      router.use(/\/v(\d+)/, (req, res) => res.send(echo(req)));
+      app.use('/r', router);
+      app.use((_req, res) => res.send('passed'));
+    },
+    send: [{ path: '/r/v2/items' }, { path: '/r/x/v2/items' }, { path: '/v2/r/x' }],
+    expect: [ok('{"baseUrl":"/r/v2","url":"/items","params":{"0":"2"}}'), ok('passed'), ok('passed')],
+  },
+  {
     name: 'nested routers build req.baseUrl',
     setup: (app, fw) => {
       const inner = fw.Router();
