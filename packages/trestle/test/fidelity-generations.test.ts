@@ -3,18 +3,20 @@
 // callback, the body parsers' names and `limit` check, `json spaces` by
 // environment, and the class names requests and responses show.
 // Expectations checked against express@5, express@4 (body-parser 1) and
-// express@3 black-box.
+// express@3 black-box, and each test runs on the real packages too: see
+// twin.ts; where trestle differs, `differs` says why.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as http from 'node:http';
 import * as http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import trestle from 'trestle';
-import trestleLegacy from 'trestle/legacy';
-import trestleV4 from 'trestle/v4';
 import { rawRequest, serve } from './helpers';
+import { type Differs, type Family, twinTest } from './twin';
 
 type Generation = 'v5' | 'v4' | 'legacy';
+const GENERATIONS: Generation[] = ['v5', 'v4', 'legacy'];
 
 /** What these tests use of an entry, loosely typed: each generation's types differ. */
 interface Entry {
@@ -34,15 +36,76 @@ interface RouterLike {
   use(fn: Handler): unknown;
 }
 
-const ENTRIES: Array<[Generation, Entry]> = [
-  ['v5', trestle as unknown as Entry],
-  ['v4', trestleV4 as unknown as Entry],
-  ['legacy', trestleLegacy as unknown as Entry],
-];
+/** The generation's entry on this side. */
+function entry(x: Family, gen: Generation): Entry {
+  return x[gen] as unknown as Entry;
+}
+
+/** The `code` trestle's error carries; Express's errors have none. */
+function codeOf(x: Family, code: string): string | undefined {
+  return x.side === 'trestle' ? code : undefined;
+}
 
 describe('a router called without its callback', () => {
-  for (const [gen, fw] of ENTRIES) {
-    test(`${gen}: ${gen === 'v5' ? 'throws at the call, as router 2 does' : 'runs its layers, as Express 4 did; a request nobody answers is a 404'}`, async () => {
+  // Express 4's router, called without a callback, runs its layers; a
+  // request none answers reaches the missing callback from a timer, and the
+  // TypeError thrown there ends the process. So Express 4 runs in a child:
+  // it answers /a, then dies on `path`.
+  const express4Dies = (path: string) => `
+    const http = require('node:http');
+    const express = require(${JSON.stringify(require.resolve('express4'))});
+    const router = express.Router();
+    router.use((req, res, next) => void setImmediate(next));
+    router.get('/a', (req, res) => res.end('a'));
+    const empty = express.Router();
+    const server = http.createServer((req, res) => (req.url.startsWith('/empty') ? empty : router)(req, res));
+    const get = (port, path) => new Promise((resolve) => http.get({ host: '127.0.0.1', port, path }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve(res.statusCode + ' ' + body));
+    }));
+    server.listen(0, '127.0.0.1', async () => {
+      console.log(await get(server.address().port, '/a'));
+      await get(server.address().port, ${JSON.stringify(path)});
+      console.log('answered');
+    });`;
+
+  const differs: Record<Generation, Differs | undefined> = {
+    v5: undefined,
+    v4: {
+      why: 'Express 4 runs the layers too, but throws a TypeError from a timer for a request nobody answers, and the process dies',
+      real: () => {
+        for (const path of ['/b', '/empty']) {
+          const out = spawnSync(process.execPath, ['-e', express4Dies(path)], { encoding: 'utf8', timeout: 20_000 });
+          assert.equal(out.stdout, '200 a\n', path);
+          assert.equal(out.status, 1, path);
+          // Thrown from a timer (setImmediate), where nothing can catch it.
+          assert.match(out.stderr, /^TypeError: /m, path);
+          assert.match(out.stderr, /at process\.processImmediate /, path);
+        }
+      },
+    },
+    legacy: {
+      why: "Express 3's Router is a constructor without use() whose middleware throws for a request no route answers; trestle/legacy has Express 4's router, as the spec's routers have use()",
+      real: (x) => {
+        const Router = x.legacy.Router as unknown as new () => { use?: unknown; get(path: string, fn: Handler): void; middleware: (req: object, res: object) => void };
+        const router = new Router();
+        assert.equal(router.use, undefined);
+        router.get('/a', (_req, res) => res.end('a'));
+        const ended: string[] = [];
+        const res = { end: (body: string) => void ended.push(body) };
+        router.middleware({ method: 'GET', url: '/a' }, res);
+        assert.deepEqual(ended, ['a']);
+        assert.throws(() => router.middleware({ method: 'GET', url: '/b' }, res), TypeError);
+      },
+    },
+  };
+
+  for (const gen of GENERATIONS) {
+    const what = gen === 'v5' ? 'throws at the call, as router 2 does' : 'runs its layers; a request nobody answers is a 404';
+    twinTest(`${gen}: ${what}`, async (x) => {
+      const fw = entry(x, gen);
       const router = fw.Router();
       // Async, so a walk that reached the end without a callback would end on a timer.
       router.use((_req, _res, next) => void setImmediate(next));
@@ -62,21 +125,26 @@ describe('a router called without its callback', () => {
           const res = await rawRequest(server.port, 'GET', path);
           answers.push(`${res.status} ${res.body.replace(/<[^>]*>|\n/g, '')}`);
         }
-        const refused = '200 threw TypeError TRESTLE_ERR_MISSING_ARG: argument callback is required';
+        const refused = `200 threw TypeError ${codeOf(x, 'TRESTLE_ERR_MISSING_ARG')}: argument callback is required`;
         if (gen === 'v5') assert.deepEqual(answers, [refused, refused, refused]);
         else assert.deepEqual(answers.map((a) => a.replace(/^(404) .*(Cannot GET \/\w+).*$/, '$1 $2')), ['200 a', '404 Cannot GET /b', '404 Cannot GET /empty']);
       } finally {
         await server.close();
       }
-    });
+    }, differs[gen]);
   }
 });
 
 describe("the body parsers, as body-parser's", () => {
   const parsers = ['json', 'urlencoded', 'raw', 'text'] as const;
-  for (const [gen, fw] of ENTRIES) {
-    test(`${gen}: are named jsonParser, urlencodedParser, rawParser, textParser (stack dumps and tracing spans show it), and still parse`, async () => {
-      assert.deepEqual(parsers.map((p) => fw[p]({ extended: true }).name), ['jsonParser', 'urlencodedParser', 'rawParser', 'textParser']);
+  /** The parsers each generation's Express has: Express 3 (connect 2) had no raw or text. */
+  const parsersOf = (gen: Generation) => (gen === 'legacy' ? parsers.slice(0, 2) : parsers);
+  const names = { json: 'jsonParser', urlencoded: 'urlencodedParser', raw: 'rawParser', text: 'textParser' };
+
+  for (const gen of GENERATIONS) {
+    twinTest(`${gen}: are named ${parsersOf(gen).map((p) => names[p]).join(', ')} (stack dumps and tracing spans show it), and still parse`, async (x) => {
+      const fw = entry(x, gen);
+      assert.deepEqual(parsersOf(gen).map((p) => fw[p]({ extended: true }).name), parsersOf(gen).map((p) => names[p]));
       const app = fw();
       app.use!(fw.json());
       app.post!('/', (req: unknown, res: unknown) => (res as Loose).send!(JSON.stringify((req as { body: unknown }).body)));
@@ -89,34 +157,43 @@ describe("the body parsers, as body-parser's", () => {
       }
     });
 
-    test(`${gen}: a limit that is no byte count throws at creation, in body-parser's words`, () => {
+    twinTest(`${gen}: a limit that is no byte count throws at creation, in body-parser's words`, (x) => {
+      const fw = entry(x, gen);
       const invalid: Array<[unknown, string]> = [['', ''], ['huge', 'huge'], ['abc kb', 'abc kb'], [Number.NaN, 'NaN'], [{}, '[object Object]'], [true, 'true'], [false, 'false']];
-      for (const p of parsers) {
+      for (const p of parsersOf(gen)) {
         for (const [limit, shown] of invalid) {
           assert.throws(() => fw[p]({ limit, extended: true }), (err: Error & { code?: string }) => {
             assert.ok(err instanceof TypeError);
-            assert.equal(err.code, 'TRESTLE_ERR_INVALID_OPTION');
+            assert.equal(err.code, codeOf(x, 'TRESTLE_ERR_INVALID_OPTION'));
             assert.equal(err.message, `option limit "${shown}" is invalid`);
             return true;
           }, `${p}({ limit: ${JSON.stringify(limit)} })`);
         }
         for (const limit of [undefined, null, 0, 100, '1kb', '1.5mb', Infinity]) fw[p]({ limit, extended: true });
       }
-    });
+    }, gen === 'legacy' ? "Express 3's connect parsers take any limit without a check; trestle/legacy checks it as body-parser does" : undefined);
 
-    test(`${gen}: a limit of 0 refuses every body, as body-parser's does`, async () => {
+    twinTest(`${gen}: a limit of 0 refuses every body, as body-parser's does`, async (x) => {
+      const fw = entry(x, gen);
       const app = fw();
-      app.use!(fw.text({ limit: 0 }));
+      app.use!(fw.json({ limit: 0 }));
       app.post!('/', (_req: unknown, res: unknown) => (res as Loose).send!('read'));
       const server = await serve(app as never);
       try {
-        const res = await rawRequest(server.port, 'POST', '/', { 'content-type': 'text/plain' }, 'x');
+        const res = await rawRequest(server.port, 'POST', '/', { 'content-type': 'application/json' }, '{}');
         assert.equal(res.status, 413);
       } finally {
         await server.close();
       }
     });
   }
+
+  twinTest('legacy: raw and text, which Express 3 lacked, are named rawParser and textParser', (x) => {
+    assert.deepEqual([x.legacy.raw().name, x.legacy.text().name], ['rawParser', 'textParser']);
+  }, {
+    why: 'Express 3 (connect 2) had no raw or text parser; trestle/legacy keeps the later API',
+    real: (x) => assert.deepEqual([typeof x.legacy.raw, typeof x.legacy.text], ['undefined', 'undefined']),
+  });
 });
 
 /** An app made while NODE_ENV is `env` (undefined: unset, which is development). */
@@ -132,40 +209,54 @@ function appIn(fw: Entry, env: string | undefined): ReturnType<Entry> {
   }
 }
 
+/** `json spaces` and the JSON sent, of an app made in `madeIn`, then told `env` (when given). */
+async function spacesOf(fw: Entry, madeIn: string | undefined, env?: string): Promise<[unknown, string]> {
+  const app = appIn(fw, madeIn);
+  if (env !== undefined) app.set!('env', env);
+  app.get!('/', (_req: unknown, res: unknown) => (res as Loose).json!({ a: 1 }));
+  const server = await serve(app as unknown as http.RequestListener);
+  try {
+    return [app.get!('json spaces'), (await rawRequest(server.port, 'GET', '/')).body];
+  } finally {
+    await server.close();
+  }
+}
+
 describe('json spaces by environment', () => {
-  // The spec: 2 in development, 0 in production; elsewhere unset, as Express leaves it.
-  const expected: Array<[string, number | undefined, string]> = [
-    ['development', 2, '{\n  "a": 1\n}'],
-    ['production', 0, '{"a":1}'],
-    ['test', undefined, '{"a":1}'],
-    ['staging', undefined, '{"a":1}'],
-  ];
-  for (const [gen, fw] of ENTRIES) {
-    test(`${gen}: follows env, from NODE_ENV at creation or app.set('env') after it`, async () => {
-      for (const [env, spaces, body] of expected) {
-        const made = appIn(fw, env);
-        // The other order: made in another environment, then told its own.
-        const told = appIn(fw, env === 'development' ? 'production' : undefined);
-        told.set!('env', env);
-        for (const [how, app] of [['NODE_ENV', made], ["app.set('env')", told]] as const) {
-          app.get!('/', (_req: unknown, res: unknown) => (res as Loose).json!({ a: 1 }));
-          const server = await serve(app as unknown as http.RequestListener);
-          try {
-            assert.equal(app.get!('json spaces'), spaces, `${env} by ${how}`);
-            assert.equal((await rawRequest(server.port, 'GET', '/')).body, body, `${env} by ${how}`);
-          } finally {
-            await server.close();
-          }
-        }
-      }
-    });
+  const compact: [unknown, string] = [undefined, '{"a":1}'];
+  const answers: Record<string, [unknown, string]> = { development: [2, '{\n  "a": 1\n}'], production: [0, '{"a":1}'] };
+  /** Where the other order starts: an app made there, then told `env`. */
+  const otherThan = (env: string) => (env === 'development' ? 'production' : undefined);
+  /** Express's rule: 5 and 4 leave it unset; 3 sets 2 once, when an app is made in development (NODE_ENV unset is development). */
+  const express = (gen: Generation, madeIn: string | undefined) => (gen === 'legacy' && (madeIn ?? 'development') === 'development' ? answers.development! : compact);
+  /** Why trestle answers `env` differently from the generation's Express. */
+  const why = (gen: Generation, env: string) => {
+    const keeps = 'Express 3 sets 2 once, when an app is made in development, and keeps it whatever env it is told; trestle follows env when read';
+    if (env === 'production') return `Express leaves it unset in production; the spec says 0${gen === 'legacy' ? `. ${keeps}` : ''}`;
+    if (gen === 'legacy') return keeps;
+    return `Express ${gen === 'v5' ? 5 : 4} leaves it unset in development; the spec says 2`;
+  };
+
+  for (const gen of GENERATIONS) {
+    for (const env of ['development', 'production', 'test', 'staging']) {
+      const expected = answers[env] ?? compact;
+      const real = [express(gen, env), express(gen, otherThan(env))];
+      const same = real.every((r) => r[0] === expected[0]);
+      twinTest(`${gen}: ${expected[0] ?? 'unset'} in ${env}, from NODE_ENV at creation or app.set('env') after it`, async (x) => {
+        // Both orders: made in `env`, and made elsewhere, then told `env`.
+        assert.deepEqual([await spacesOf(entry(x, gen), env), await spacesOf(entry(x, gen), otherThan(env), env)], [expected, expected]);
+      }, same ? undefined : {
+        why: why(gen, env),
+        real: async (x) => assert.deepEqual([await spacesOf(entry(x, gen), env), await spacesOf(entry(x, gen), otherThan(env), env)], real),
+      });
+    }
   }
 });
 
 describe('requests and responses show the class names Express shows', () => {
-  for (const [gen, fw] of ENTRIES) {
-    test(`${gen}: IncomingMessage and ServerResponse, in constructor.name and in stack frames`, async () => {
-      const app = appIn(fw, 'development');
+  for (const gen of GENERATIONS) {
+    twinTest(`${gen}: IncomingMessage and ServerResponse, in constructor.name and in stack frames`, async (x) => {
+      const app = appIn(entry(x, gen), 'development');
       app.get!('/', (req: unknown, res: unknown) => (res as Loose).send!(`${(req as object).constructor.name} ${(res as object).constructor.name}`));
       // A method called on the request: its stack frame names the request's class.
       app.get!('/err', (req: unknown, _res: unknown, next: unknown) => {
@@ -194,6 +285,25 @@ describe('requests and responses show the class names Express shows', () => {
     });
   }
 
+  for (const gen of GENERATIONS) {
+    twinTest(`${gen}: of the app's own subclasses of node's classes (instanceof holds), not node's classes themselves`, async (x) => {
+      const app = entry(x, gen)();
+      app.get!('/', (req: unknown, res: unknown) => {
+        const classes = [(req as object).constructor === http.IncomingMessage, (res as object).constructor === http.ServerResponse];
+        (res as Loose).send!(`${classes.join(' ')} ${req instanceof http.IncomingMessage} ${res instanceof http.ServerResponse}`);
+      });
+      const server = await serve(app as unknown as http.RequestListener);
+      try {
+        assert.equal((await rawRequest(server.port, 'GET', '/')).body, 'false false true true');
+      } finally {
+        await server.close();
+      }
+    }, "Express only swaps the prototype of node's objects; trestle's subclasses let app.listen's server build them directly, without Object.setPrototypeOf");
+  }
+
+  // trestle only: Express does not serve HTTP/2. Its first request ends the
+  // process with a TypeError (Express 5 and 4 give node's HTTP/2 request
+  // HTTP/1's prototype; Express 3 finds no req.url).
   test('over HTTP/2: the names of node\'s HTTP/2 classes', async () => {
     const app = trestle();
     app.get('/', (req, res) => res.send(`${req.constructor.name} ${res.constructor.name}`));
