@@ -24,7 +24,12 @@ const beforeV5: Differences = {
   "redirect('back')": '"back" means the Referrer (deprecated in v4); v5 redirects to "back"',
 };
 
-const v4: Differences = { ...beforeV5 };
+const v4: Differences = {
+  ...beforeV5,
+  "the route '/' also serves '//'": "path-to-regexp 0.1 makes the trailing '/' of \"/\" optional (it serves \"/\" alone); Express 5 keeps \"/\" and allows one more '/'",
+  "'//' among enough routes for the layer index, and after a mount path": "path-to-regexp 0.1: \"/\" serves \"/\" alone, and a mount path \"/m\" also takes a '/' that only '/' or the end follows (\"/m//x\" reaches the sub-app as \"/x\")",
+  "an array of paths holding '/' also serves '//'": "path-to-regexp 0.1: \"/\" serves \"/\" alone",
+};
 
 const md5ETag = 'Express 3 tagged with MD5 (etag 1.7): same freshness rules, other tag text';
 
