@@ -3,7 +3,8 @@ import type { Case } from '../harness';
 import { headerCases } from './headers';
 import { paramCases } from './params';
 import { redirectCases } from './redirects';
+import { requestCases } from './request';
 import { routing } from './routing';
 import { sendCases } from './send';
 
-export const CASES: readonly Case[] = [...routing, ...paramCases, ...sendCases, ...headerCases, ...redirectCases];
+export const CASES: readonly Case[] = [...routing, ...paramCases, ...sendCases, ...headerCases, ...redirectCases, ...requestCases];
