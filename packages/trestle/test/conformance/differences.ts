@@ -21,6 +21,7 @@ const beforeV5: Differences = {
   'redirect is a 302 with Location and an HTML body for browsers': 'the HTML page is a single <p> before v5',
   'redirect encodes the URL and escapes it in the HTML body': 'the HTML page is a single <p> before v5',
   'redirect(url, status), the old order': 'res.redirect(url, status) is accepted (deprecated in v4); v5 takes the number for a URL and fails',
+  'app.cache and app.engines, the view caches': 'Express 4 and 3 made them ordinary objects; Express 5 gives them no prototype',
   'req.query by default': "the default query parser is 'extended' (qs: nested objects with a prototype); v5's is 'simple' (querystring, no prototype)",
   'req.query with query parser off': 'query parser false compiles to a parser answering {}; v5 compiles it to none, and its getter answers an object with no prototype',
   'req.query with no query parser fn': "without a parser Express 4's query layer parsed with qs; v5's getter answers an object with no prototype",

@@ -6,5 +6,6 @@ import { redirectCases } from './redirects';
 import { requestCases } from './request';
 import { routing } from './routing';
 import { sendCases } from './send';
+import { viewCases } from './views';
 
-export const CASES: readonly Case[] = [...routing, ...paramCases, ...sendCases, ...headerCases, ...redirectCases, ...requestCases];
+export const CASES: readonly Case[] = [...routing, ...paramCases, ...sendCases, ...headerCases, ...redirectCases, ...requestCases, ...viewCases];
