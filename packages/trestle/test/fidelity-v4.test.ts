@@ -15,7 +15,7 @@ import request from 'supertest';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
-import { rawRequest, serve } from './helpers';
+import { deprecations, rawRequest, serve } from './helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'trestle-v4-'));
 for (const [name, body] of Object.entries({ 'a.js': 'x', 'm.mjs': 'm', 't.txt': 't', 'j.json': '{}', 'p.html': '<p>' })) {
@@ -25,19 +25,6 @@ mkdirSync(join(dir, 'sub'));
 writeFileSync(join(dir, 'sub', 'index.html'), 'index');
 
 type Loose = Record<string, (...args: unknown[]) => unknown>;
-
-/** The messages of the deprecation warnings `fn` caused (depd emits them on the process while someone listens). */
-async function deprecations(fn: () => Promise<void>): Promise<string[]> {
-  const warnings: string[] = [];
-  const onDeprecation = (err: Error) => warnings.push(err.message);
-  process.on('deprecation', onDeprecation);
-  try {
-    await fn();
-  } finally {
-    process.removeListener('deprecation', onDeprecation);
-  }
-  return warnings;
-}
 
 describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
   const types: Array<[string, string]> = [
