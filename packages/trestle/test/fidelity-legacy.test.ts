@@ -1,16 +1,19 @@
 // trestle/legacy against Express 3.21, detail by detail: req.acceptedEncodings,
 // the Express 3 forms apps use every day, the bundled middleware served by
 // the packages that replaced it, and what the conformance suite listed as
-// gaps (the 404 page, "/u/", MD5 ETags, an unencoded Location, status()).
+// gaps (the 404 page, "/u/", MD5 ETags, an unencoded Location, status()),
+// files typed as send 0.13 typed them, and the warnings Express 3 printed.
 // Expectations checked against express@3 black-box, and each test runs on
 // express@3 too: see twin.ts; where trestle differs, `differs` says why.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe } from 'node:test';
 import request from 'supertest';
 import type trestleLegacy from 'trestle/legacy';
+import { deprecations } from './helpers';
 import { type Family, twinTest } from './twin';
 
 type Loose = Record<string, (...args: unknown[]) => unknown> & Record<string, unknown>;
@@ -221,5 +224,96 @@ describe('routes whose path ends in "/"', () => {
     };
     assert.deepEqual(await answers(false), ['/ 200 route /', '// 200 route /', '/a/ 200 route /a/', '/a// 200 route /a/', '/a 200 route /a']);
     assert.deepEqual(await answers(true), ['/ 200 route /', '// 404', '/a/ 200 route /a/', '/a// 404', '/a 200 route /a']);
+  });
+});
+
+describe('files as Express 3 typed them (send 0.13: a charset for text/* alone)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trestle-legacy-files-'));
+  for (const [name, body] of Object.entries({ 'a.txt': 'hello', 'a.html': '<p>hi</p>', 'a.json': '{"a":1}', 'a.js': 'var a', 'a.bin': 'x' })) {
+    writeFileSync(join(dir, name), body);
+  }
+  const types: Array<[string, string]> = [
+    ['a.txt', 'text/plain; charset=UTF-8'],
+    ['a.html', 'text/html; charset=UTF-8'],
+    ['a.json', 'application/json'],
+    ['a.js', 'application/javascript'],
+    ['a.bin', 'application/octet-stream'],
+  ];
+
+  function filesApp(fw: Family['legacy']) {
+    const app = fw() as unknown as Loose;
+    app.use!('/s', fw.static(dir));
+    app.get!('/f/:name', (req: Loose, res: Loose) => res.sendfile!(join(dir, (req.params as unknown as Record<string, string>).name!)));
+    app.get!('/d/:name', (req: Loose, res: Loose) => res.download!(join(dir, (req.params as unknown as Record<string, string>).name!)));
+    app.get!('/typed', (_req: Loose, res: Loose) => {
+      res.type!('text');
+      res.sendfile!(join(dir, 'a.json'));
+    });
+    return app as unknown as Parameters<typeof request>[0];
+  }
+
+  twinTest('res.sendfile, res.download and static', async (x) => {
+    const app = filesApp(x.legacy);
+    for (const [name, type] of types) {
+      for (const prefix of ['/f/', '/d/', '/s/']) {
+        const res = await request(app).get(prefix + name).expect(200);
+        assert.equal(res.headers['content-type'], type, `${prefix}${name}`);
+      }
+    }
+  });
+
+  twinTest('a type the app set stays as it is', async (x) => {
+    const res = await request(filesApp(x.legacy)).get('/typed').expect(200);
+    assert.equal(res.headers['content-type'], 'text/plain');
+  });
+
+  twinTest('v4 (send 0.19) gives JSON and JavaScript a charset too', async (x) => {
+    const app = filesApp(x.v4 as unknown as Family['legacy']);
+    for (const prefix of ['/f/', '/d/', '/s/']) {
+      assert.equal((await request(app).get(`${prefix}a.json`).expect(200)).headers['content-type'], 'application/json; charset=UTF-8');
+    }
+  });
+});
+
+describe('the deprecation warnings Express 3 printed', () => {
+  twinTest("res.json and res.jsonp with a number second, in Express 3.21's words; res.redirect(url, status)", async (x) => {
+    const warnings = await deprecations(async () => {
+      const app = x.legacy() as unknown as Loose;
+      app.get!('/j', (_req: Loose, res: Loose) => res.json!({ a: 1 }, 201));
+      app.get!('/jn', (_req: Loose, res: Loose) => res.json!(5, 202));
+      app.get!('/p', (_req: Loose, res: Loose) => res.jsonp!({ a: 1 }, 203));
+      app.get!('/pn', (_req: Loose, res: Loose) => res.jsonp!(5, 204));
+      app.get!('/r', (_req: Loose, res: Loose) => res.redirect!('/x', 301));
+      const server = app as unknown as Parameters<typeof request>[0];
+      await request(server).get('/j').expect(201, { a: 1 });
+      await request(server).get('/jn').expect(202, '5');
+      await request(server).get('/p').expect(203, { a: 1 });
+      await request(server).get('/pn').expect(204);
+      await request(server).get('/r').expect(301).expect('Location', '/x');
+    });
+    // Express 3.21 swapped the two texts: "(num, status)" is what an object body hears.
+    assert.deepEqual(warnings, [
+      'res.json(num, status): Use res.status(status).json(num) instead',
+      'res.json(obj, status): Use res.json(status, obj) instead',
+      'res.jsonp(num, status): Use res.status(status).jsonp(num) instead',
+      'res.jsonp(obj, status): Use res.jsonp(status, obj) instead',
+      'res.redirect(url, status): Use res.redirect(status, url) instead',
+    ]);
+  });
+
+  twinTest('the forms Express 3 documented stay silent', async (x) => {
+    const warnings = await deprecations(async () => {
+      const app = x.legacy() as unknown as Loose;
+      app.get!('/j', (_req: Loose, res: Loose) => res.json!(201, { a: 1 }));
+      app.get!('/s', (_req: Loose, res: Loose) => res.send!('x', 202));
+      app.get!('/n', (_req: Loose, res: Loose) => res.send!(404));
+      app.get!('/r', (_req: Loose, res: Loose) => res.redirect!(301, '/x'));
+      const server = app as unknown as Parameters<typeof request>[0];
+      await request(server).get('/j').expect(201, { a: 1 });
+      await request(server).get('/s').expect(202, 'x');
+      await request(server).get('/n').expect(404);
+      await request(server).get('/r').expect(301);
+    });
+    assert.deepEqual(warnings, []);
   });
 });

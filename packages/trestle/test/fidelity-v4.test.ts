@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 import { describe } from 'node:test';
 import request from 'supertest';
 import type trestle from 'trestle';
-import { rawRequest, serve } from './helpers';
+import { deprecations, rawRequest, serve } from './helpers';
 import { type Family, twinTest } from './twin';
 
 const dir = mkdtempSync(join(tmpdir(), 'trestle-v4-'));
@@ -25,19 +25,6 @@ mkdirSync(join(dir, 'sub'));
 writeFileSync(join(dir, 'sub', 'index.html'), 'index');
 
 type Loose = Record<string, (...args: unknown[]) => unknown>;
-
-/** The messages of the deprecation warnings `fn` caused (depd emits them on the process while someone listens). */
-async function deprecations(fn: () => Promise<void>): Promise<string[]> {
-  const warnings: string[] = [];
-  const onDeprecation = (err: Error) => warnings.push(err.message);
-  process.on('deprecation', onDeprecation);
-  try {
-    await fn();
-  } finally {
-    process.removeListener('deprecation', onDeprecation);
-  }
-  return warnings;
-}
 
 describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
   const types: Array<[string, string]> = [

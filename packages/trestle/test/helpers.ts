@@ -43,3 +43,16 @@ export function rawRequest(port: number, method: string, path: string, headers: 
     req.end(body);
   });
 }
+
+/** The messages of the deprecation warnings `fn` caused (depd emits them on the process, instead of printing, while someone listens). */
+export async function deprecations(fn: () => Promise<void>): Promise<string[]> {
+  const warnings: string[] = [];
+  const onDeprecation = (err: Error) => warnings.push(err.message);
+  process.on('deprecation', onDeprecation);
+  try {
+    await fn();
+  } finally {
+    process.removeListener('deprecation', onDeprecation);
+  }
+  return warnings;
+}

@@ -15,6 +15,7 @@ import { getPathname, getProtohost } from '../router/url';
 import type { StaticOptions } from '../types';
 import { optionsObject } from './options';
 import { createError } from '../errors';
+import type { HeadersListener } from '../response/files';
 
 type Next = (err?: unknown) => void;
 type Req = IncomingMessage & { originalUrl?: string };
@@ -45,9 +46,9 @@ const sendLazily: SendFn = (req, path, options) => send()(req, path, options);
  * own rule (a file named with a dot is ignored, one inside a dot-directory
  * served), which is Express 4's documented default.
  */
-export function makeServeStatic(getSend: () => SendFn, dotfiles: StaticOptions['dotfiles']) {
+export function makeServeStatic(getSend: () => SendFn, dotfiles: StaticOptions['dotfiles'], typeFile?: HeadersListener) {
   return function serveStaticFactory(root: string, options?: StaticOptions | null) {
-    return createServeStatic(getSend(), root, options, dotfiles);
+    return createServeStatic(getSend(), root, options, dotfiles, typeFile);
   };
 }
 
@@ -56,7 +57,8 @@ export function serveStatic(root: string, options?: StaticOptions | null) {
   return createServeStatic(sendLazily, root, options, 'ignore');
 }
 
-function createServeStatic(sendFile: SendFn, root: string, options: StaticOptions | null | undefined, dotfiles: StaticOptions['dotfiles']) {
+/** `typeFile` types a file neither the app nor `setHeaders` typed, when not as send would (legacy). */
+function createServeStatic(sendFile: SendFn, root: string, options: StaticOptions | null | undefined, dotfiles: StaticOptions['dotfiles'], typeFile?: HeadersListener) {
   if (!root) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'root path required');
   if (typeof root !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'root path must be a string');
   const opts = optionsObject(options);
@@ -98,6 +100,7 @@ function createServeStatic(sendFile: SendFn, root: string, options: StaticOption
     stream[kServing] = { req, next, forwardError: !fallthrough };
     stream.on('directory', onDirectory);
     if (setHeaders) stream.on('headers', setHeaders);
+    if (typeFile) stream.on('headers', typeFile);
     if (fallthrough) stream.on('file', fileFound);
     stream.on('error', forward);
     stream.pipe(res);

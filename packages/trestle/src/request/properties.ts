@@ -98,9 +98,10 @@ export const requestMembers = {
    */
   get query(): unknown {
     const self = this as unknown as RequestState & { [kQuery]?: QueryCache };
-    // Unset (deleted, or set to undefined): v4 parses as Express 4's query layer did, v5 reads {}.
+    // Unset (deleted, or set to undefined): v4 parses as Express 4's query layer did.
     const parse = (self.app.settings['query parser fn'] ?? self.app._framework?.profile.settings.unsetQuery) as QueryParserFn | undefined;
-    if (parse === undefined) return {};
+    // v5 with parsing off (`query parser` false, or no parser): a new empty object with no prototype, as Express 5's getter.
+    if (parse === undefined) return Object.create(null) as object;
     const url = self.url;
     const cache = self[kQuery];
     if (cache !== undefined) {

@@ -25,6 +25,24 @@ export interface FileParts {
   contentDisposition(filename: string): string;
   /** Does the `etag` setting decide, when the call does not? (Express 4 left it to send: on.) */
   etagFromSetting: boolean;
+  /** Types a file the app did not type, when not as send would (see typeUnlessSet). */
+  typeFile?: HeadersListener;
+}
+
+/** A file's Content-Type by its path. */
+export type TypeFor = (path: string) => string;
+
+/** A listener for send's 'headers' event. */
+export type HeadersListener = (res: ServerResponse, path: string) => void;
+
+/**
+ * Types the file by `typeFor` unless the answer has a Content-Type already
+ * (the app's, or `setHeaders`'): send then leaves it as it is.
+ */
+export function typeUnlessSet(typeFor: TypeFor): HeadersListener {
+  return (res, path) => {
+    if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', typeFor(path));
+  };
 }
 
 /**
@@ -39,8 +57,12 @@ export function checkHeaders(headers: SendFileOptions['headers']): void {
   }
 }
 
-/** Pipes `file` to `res`; `done` hears once: nothing, the error, or ECONNABORTED when the client left. */
-export function pipeFile(res: ResponseState, file: SendStream, headers: SendFileOptions['headers'], done: Done): void {
+/**
+ * Pipes `file` to `res`; `done` hears once: nothing, the error, or
+ * ECONNABORTED when the client left. `typeFile` (after `headers`) types a
+ * file the app did not type, before send would.
+ */
+export function pipeFile(res: ResponseState, file: SendStream, headers: SendFileOptions['headers'], done: Done, typeFile?: HeadersListener): void {
   let finished = false;
   let streaming: boolean | undefined;
   const finish = (err?: unknown) => {
@@ -64,6 +86,7 @@ export function pipeFile(res: ResponseState, file: SendStream, headers: SendFile
       for (const name of Object.keys(headers)) out.setHeader(name, headers[name]!);
     });
   }
+  if (typeFile !== undefined) file.on('headers', typeFile);
   onFinished(res as unknown as ServerResponse, (err) => {
     if (err && (err as NodeJS.ErrnoException).code === 'ECONNRESET') return aborted();
     if (err) return finish(err);
@@ -87,7 +110,7 @@ export function passOn(err: unknown, next: Done): void {
 
 /** sendFile and download, sending with `parts`. */
 export function makeFileMembers(parts: FileParts) {
-  return {
+  const members = {
     /**
      * Streams the file at `path` (absolute, or relative to `options.root`).
      * Errors (404, 403, 416, ...) go to the callback when given, else to
@@ -114,7 +137,7 @@ export function makeFileMembers(parts: FileParts) {
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EISDIR') return next!();
         if (e.code !== 'ECONNABORTED' && e.syscall !== 'write') next!(err);
-      });
+      }, parts.typeFile);
     },
 
     /**
@@ -146,9 +169,13 @@ export function makeFileMembers(parts: FileParts) {
       }
       const fileOptions: DownloadOptions = { ...opts, headers };
       const fullPath = fileOptions.root ? path : resolve(path);
-      this.sendFile(fullPath, fileOptions, done);
+      // Through res.sendFile, which an app may wrap (Express 4 and 5); Express 3,
+      // which types files its own way, sent downloads with its own sendfile.
+      const sendFile = parts.typeFile === undefined ? this.sendFile : members.sendFile;
+      sendFile.call(this, fullPath, fileOptions, done);
     },
   };
+  return members;
 }
 
 export const sendFileMembers = makeFileMembers({ send: () => send() as SendFn, contentDisposition, etagFromSetting: true });

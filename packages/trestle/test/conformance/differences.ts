@@ -21,12 +21,19 @@ const beforeV5: Differences = {
   'redirect is a 302 with Location and an HTML body for browsers': 'the HTML page is a single <p> before v5',
   'redirect encodes the URL and escapes it in the HTML body': 'the HTML page is a single <p> before v5',
   'redirect(url, status), the old order': 'res.redirect(url, status) is accepted (deprecated in v4); v5 takes the number for a URL and fails',
+  'app.cache and app.engines, the view caches': 'Express 4 and 3 made them ordinary objects; Express 5 gives them no prototype',
+  'req.query by default': "the default query parser is 'extended' (qs: nested objects with a prototype); v5's is 'simple' (querystring, no prototype)",
+  'req.query with query parser off': 'query parser false compiles to a parser answering {}; v5 compiles it to none, and its getter answers an object with no prototype',
+  'req.query with no query parser fn': "without a parser Express 4's query layer parsed with qs; v5's getter answers an object with no prototype",
   "redirect('back')": '"back" means the Referrer (deprecated in v4); v5 redirects to "back"',
 };
 
 const v4: Differences = {
   ...beforeV5,
   'a regexp mount path must end where a segment ends': "Express 4's router also lets a middleware match end before a '.' (v5: only before '/')",
+  "the route '/' also serves '//'": "path-to-regexp 0.1 makes the trailing '/' of \"/\" optional (it serves \"/\" alone); Express 5 keeps \"/\" and allows one more '/'",
+  "'//' among enough routes for the layer index, and after a mount path": "path-to-regexp 0.1: \"/\" serves \"/\" alone, and a mount path \"/m\" also takes a '/' that only '/' or the end follows (\"/m//x\" reaches the sub-app as \"/x\")",
+  "an array of paths holding '/' also serves '//'": "path-to-regexp 0.1: \"/\" serves \"/\" alone",
 };
 
 const md5ETag = 'Express 3 tagged with MD5 (etag 1.7): same freshness rules, other tag text';
@@ -77,6 +84,7 @@ const everywhere: Differences = {
 const laterApi = 'legacy keeps the API of later generations (Express 3 had none of it)';
 const baseUrl = 'spec: req.baseUrl for every generation (Express 3 had none)';
 const regexpUse = 'spec: a mount path may be a regular expression (Express 3 app.use took the RegExp for the middleware and dropped the function: it never ran)';
+const queryParser = "docs/migrating-legacy.md: the query parser setting is read as in v4 (Express 3 had none and always parsed with qs)";
 const routers = 'spec: Router() with use(), params and mergeParams for every generation (Express 3 routers had none)';
 
 export const TRESTLE_ONLY: Record<Generation, Differences> = {
@@ -109,6 +117,8 @@ export const TRESTLE_ONLY: Record<Generation, Differences> = {
     'a regexp route captures by index': 'spec: legacy req.params is an object (Express 3 made it an array)',
     'a regexp route names its named groups': 'spec: legacy req.params is an object (Express 3 made it an array)',
     'status() with an invalid code fails the request': 'Express 3 res.status() did not check the code either (nor does trestle/legacy), but node then threw from its final handler and the process died; trestle/legacy answers 500',
+    "req.query with query parser 'simple'": queryParser,
+    'req.query with query parser off': queryParser,
     'app.param runs once per request for its parameter': 'spec: a trigger runs once per request even when several routes match (Express 3 ran it per route)',
   },
 };

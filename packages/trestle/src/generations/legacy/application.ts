@@ -7,7 +7,7 @@ import { flatten, methods } from '../../router/methods';
 import { expressFourAppMembers, expressFourRouterMembers } from '../v4/application';
 import { bodyParser } from './body-parser';
 import { bundledFactory } from './bundled';
-import { staticV4 } from '../v4/files';
+import { staticV3 } from './files';
 import { query } from '../v4/query';
 import { createRouteTable, type RouteTable } from './routes';
 import { createError } from '../../errors';
@@ -95,6 +95,6 @@ export const legacyApplication: PropertyDescriptorMap = { ...expressFourAppMembe
  */
 export const legacyFactory: PropertyDescriptorMap = {
   ...descriptors({ bodyParser, logger, query }),
-  static: staticV4(),
+  static: staticV3(),
   ...bundledFactory,
 };

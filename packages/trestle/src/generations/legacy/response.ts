@@ -1,5 +1,5 @@
 // The response of the generation before v4: the old forms v4 also accepts
-// (without warnings here), Express 3's reading of a relative redirect (and
+// (warning only where Express 3 did), Express 3's reading of a relative redirect (and
 // its Location, not percent-encoded), its redirect page, and Content-Type as
 // res.type()/res.set() left it (no charset added: send() adds one to the
 // strings it sends).
@@ -8,8 +8,18 @@ import { getPathname } from '../../router/url';
 import { headerMembers } from '../../response/headers';
 import { makeRedirect } from '../../response/redirect';
 import type { ResponseState } from '../../response/members';
-import { mimeTypeV4, sendfileV3 } from '../v4/files';
+import { mimeTypeV4 } from '../v4/files';
+import { downloadV3, sendfileV3 } from './files';
 import { oldResponseForms } from '../v4/response';
+import depd from 'depd';
+
+// depd finds the user's call site from the module that created it.
+const deprecate = depd('trestle');
+
+type Method = (this: ResponseState, ...args: unknown[]) => unknown;
+
+/** The old forms as Express 4 reads them, silent: what Express 3 warned about is added below. */
+const forms = oldResponseForms(false);
 
 type HeaderValue = string | number | readonly string[];
 
@@ -40,10 +50,33 @@ function location(this: ResponseState, url: string): ResponseState {
 
 const redirectPage = makeRedirect((message, href) => `<p>${message}. Redirecting to <a href="${href}">${href}</a></p>`, 'UTF-8', encodeURI);
 
-/** `redirect([status,] url)`, or `redirect(url, status)`, the order Express 3 also took. */
+/** `redirect([status,] url)`, or `redirect(url, status)`, the order Express 3 also took, with its warning. */
 function redirect(this: ResponseState, ...args: unknown[]): void {
-  if (args.length === 2 && typeof args[0] !== 'number') return redirectPage.call(this, args[1], args[0]);
+  if (args.length === 2 && typeof args[0] !== 'number') {
+    deprecate('res.redirect(url, status): Use res.redirect(status, url) instead');
+    return redirectPage.call(this, args[1], args[0]);
+  }
   return redirectPage.call(this, args[0], ...args.slice(1));
+}
+
+/**
+ * `res.json(obj, status)` and `res.jsonp(obj, status)` warn, worded as
+ * Express 3.21 worded them: the "(obj, status)" text for a number body, the
+ * "(num, status)" one for any other (its two messages were swapped).
+ */
+function warnsValueFirst(name: 'json' | 'jsonp'): PropertyDescriptor {
+  const form = forms[name]!.value as Method;
+  const named = {
+    [name](this: ResponseState, ...args: unknown[]) {
+      if (args.length === 2 && typeof args[1] === 'number') {
+        deprecate(typeof args[0] === 'number'
+          ? `res.${name}(obj, status): Use res.${name}(status, obj) instead`
+          : `res.${name}(num, status): Use res.status(status).${name}(num) instead`);
+      }
+      return form.apply(this, args);
+    },
+  };
+  return method(named[name]!);
 }
 
 /** `res.type('json')` is `application/json`, with no charset, as the `mime` 1.x lookup of Express 3 gave it. */
@@ -86,7 +119,9 @@ function method(fn: (this: ResponseState, ...args: never[]) => unknown): Propert
 }
 
 export const legacyResponse: PropertyDescriptorMap = {
-  ...oldResponseForms(false),
+  ...forms,
+  json: warnsValueFirst('json'),
+  jsonp: warnsValueFirst('jsonp'),
   location: method(location),
   redirect: method(redirect),
   type: method(type),
@@ -95,4 +130,5 @@ export const legacyResponse: PropertyDescriptorMap = {
   header: method(set),
   locals,
   sendfile: method(sendfileV3),
+  download: method(downloadV3),
 };

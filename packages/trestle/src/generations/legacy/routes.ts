@@ -77,23 +77,33 @@ export function createRouteTable(options: TableOptions): RouteTable {
   table.param = param as RouteTable['param'];
   table.route = (method, path, callbacks) => {
     const { sensitive, strict } = options.matchOptions();
-    // Without strict routing Express 3 appended an optional slash to the path
-    // as written: a route "/u/" wants its slash ("/u" does not match) and
-    // takes one more ("/u//"), and "/" also serves "//".
-    const slashed = !strict && typeof path === 'string' && path.endsWith('/');
-    const pathOptions = { end: true, strict: strict || slashed, sensitive };
-    const matcher = compileRoutePath(options.profile, slashed ? `${path}/?` : path, pathOptions);
-    const record = new LegacyRoute(method, path, callbacks, matcher, pathOptions);
+    const pathOptions = { end: true, strict, sensitive };
+    const matcher = compileRoutePath(options.profile, path, pathOptions);
+    const record = new LegacyRoute(method, path, callbacks, matcher, { ...pathOptions, strict: strict || endsWithSlash(path) });
     (table.map[method] ??= []).push(record);
     return record;
   };
   return table;
 }
 
+function endsWithSlash(path: unknown): path is string {
+  return typeof path === 'string' && path.endsWith('/');
+}
+
+/**
+ * Without strict routing Express 3 appended an optional slash to the path as
+ * written: a route "/u/" wants its slash ("/u" does not match) and takes one
+ * more ("/u//"), and "/" also serves "//". In an array each path gets it.
+ */
+function compileOne(profile: RouterProfile, path: string | RegExp, options: PathOptions): CompiledPath {
+  if (options.strict || !endsWithSlash(path)) return profile.compilePath(path, options);
+  return profile.compilePath(`${path}/?`, { ...options, strict: true });
+}
+
 /** A route path, or an array of them: the route matches when one of them does. */
 function compileRoutePath(profile: RouterProfile, path: unknown, options: PathOptions): CompiledPath {
-  if (!Array.isArray(path)) return profile.compilePath(path as string | RegExp, options);
-  const parts = flatten<string | RegExp>(path).map((p) => profile.compilePath(p, options));
+  if (!Array.isArray(path)) return compileOne(profile, path as string | RegExp, options);
+  const parts = flatten<string | RegExp>(path).map((p) => compileOne(profile, p, options));
   return {
     keys: parts.flatMap((p) => p.keys),
     prefix: '',

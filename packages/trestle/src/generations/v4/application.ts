@@ -53,7 +53,8 @@ const v4RouterSlot: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
 /**
  * What Express 4 and 3 share against the core (Express 5): `listen` is the
  * server's own (the callback runs once listening; a listen error is only
- * the server's `error` event), and `app.engines` is an ordinary object.
+ * the server's `error` event), and `app.engines` and `app.cache` (the
+ * compiled views) are ordinary objects.
  */
 export const expressFourAppMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
   listen(this: App, ...args: unknown[]): Server {
@@ -62,6 +63,7 @@ export const expressFourAppMembers: PropertyDescriptorMap = Object.getOwnPropert
   init(this: App): void {
     (applicationMembers as { init(this: App): void }).init.call(this);
     this.engines = {};
+    this.cache = {};
   },
 });
 

@@ -7,7 +7,7 @@
 /// <reference path="../../types/vendor-content-disposition-v0.d.ts" />
 /// <reference path="../../types/vendor-send-v0.d.ts" />
 import { basename } from 'node:path';
-import { checkHeaders, makeFileMembers, passOn, pipeFile, type SendFn } from '../../response/files';
+import { checkHeaders, type HeadersListener, makeFileMembers, passOn, pipeFile, type SendFn } from '../../response/files';
 import type { ResponseState } from '../../response/members';
 import { makeServeStatic } from '../../middleware/static';
 import { boundedMemo } from '../../memo';
@@ -23,8 +23,13 @@ export function contentDispositionV4(path?: string): string {
   return contentDispositionV0()(path === undefined ? undefined : basename(path));
 }
 
-// Express 4's sendFile left ETags to send (on) whatever the `etag` setting says.
-const fileMembers = makeFileMembers({ send: loadSendV0 as unknown as () => SendFn, contentDisposition: contentDispositionV4, etagFromSetting: false });
+/** sendFile and download as Express 4 answers them, files typed by `typeFile` when given (legacy). */
+export function v4FileParts(typeFile?: HeadersListener) {
+  // Express 4's sendFile left ETags to send (on) whatever the `etag` setting says.
+  return makeFileMembers({ send: loadSendV0 as unknown as () => SendFn, contentDisposition: contentDispositionV4, etagFromSetting: false, typeFile });
+}
+
+const fileMembers = v4FileParts();
 
 /** `res.type(x)`'s MIME type: an extension or a name looked up in mime 1.x, a full type as given. */
 export const mimeTypeV4 = boundedMemo((type: string) => (type.indexOf('/') === -1 ? loadSendV0().mime.lookup(type) : type));
@@ -35,9 +40,10 @@ type Done = (err?: unknown) => void;
  * The lower-case `sendfile`: the path as given (relative to the working
  * directory, URL-encoded names decoded, `..` refused with a 403 unless
  * `root` is set), a directory's `index.html` when it ends in `/`. Express 4
- * sets `options.headers` on the file's answer; Express 3 knew no such option.
+ * sets `options.headers` on the file's answer; Express 3 knew no such option
+ * (`withHeaders` false) and typed files its own way (`typeFile`).
  */
-function makeSendfile(withHeaders: boolean) {
+export function makeSendfile(withHeaders: boolean, typeFile?: HeadersListener) {
   return function sendfile(this: ResponseState, path: string, options?: SendFileOptions | Done, callback?: Done): void {
     let opts: SendFileOptions = {};
     let done = callback;
@@ -48,12 +54,9 @@ function makeSendfile(withHeaders: boolean) {
     const req = this.req;
     const next = req.next!;
     const file = loadSendV0()(req as never, path, opts as never) as never;
-    pipeFile(this, file, headers, done ?? ((err) => passOn(err, next)));
+    pipeFile(this, file, headers, done ?? ((err) => passOn(err, next)), typeFile);
   };
 }
-
-/** Express 3's `res.sendfile`: `options.headers` is not read. */
-export const sendfileV3 = makeSendfile(false);
 
 export const v4FileMembers = {
   sendFile: fileMembers.sendFile,
@@ -72,8 +75,8 @@ export const v4FileMembers = {
  * (`/.well-known/x` served, `/.env` not); `trestle.static.mime` is its
  * mime 1.x object, as serve-static 1.x exports it.
  */
-export function staticV4(): PropertyDescriptor {
-  const serveStatic = makeServeStatic(loadSendV0 as never, undefined);
+export function staticV4(typeFile?: HeadersListener): PropertyDescriptor {
+  const serveStatic = makeServeStatic(loadSendV0 as never, undefined, typeFile);
   Object.defineProperty(serveStatic, 'mime', {
     configurable: true,
     enumerable: true,

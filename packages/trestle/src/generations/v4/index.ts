@@ -27,7 +27,7 @@ export function sendOptionsV4(res: unknown, methods: string[], next: (err?: unkn
 
 export const v4: Profile = {
   router: {
-    compilePath: makeV4Compiler('/'),
+    compilePath: makeV4Compiler('/', true),
     // Express 4 lets a regular expression's match end before a '.' too.
     mountSeparators: '/.',
     sendOptions: sendOptionsV4,

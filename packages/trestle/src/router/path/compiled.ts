@@ -60,18 +60,38 @@ export function decodeParam(value: string): string {
   }
 }
 
+/** How a generation reads a path's trailing slashes; its compiler passes it to `staticPath`. */
+export interface SlashRule {
+  /** What may continue a mount path's match ('/'; legacy also '.'). */
+  separators: string;
+  /**
+   * Without strict routing, the text a path stands for; a route then also
+   * takes one '/' after it. Express 5 strips every trailing '/' but keeps
+   * "/" (so it also serves "//"); Express 4 strips one ("/" serves "/" only).
+   */
+  loosen(path: string): string;
+  /**
+   * A mount path also takes a '/' that only '/' or the end follows
+   * (path-to-regexp 0.1's `\/?(?=\/|$)`): Express 4 mounted at "/m" hands
+   * "/m//x" on as "/x".
+   */
+  mountTakesSlash: boolean;
+}
+
 /**
  * Matches a path that holds no parameters by plain string comparison, which
  * is what most routes are: no regular expression runs for them.
- * `separators` lists the characters that may continue a prefix match.
  */
-export function staticPath(path: string, options: PathOptions, makeParams: () => Params, separators = '/'): CompiledPath {
+export function staticPath(path: string, options: PathOptions, makeParams: () => Params, rule: SlashRule): CompiledPath {
   const { end, strict, sensitive } = options;
-  // Without strict routing a trailing slash on the pattern means nothing.
-  let pattern = strict ? path : path.replace(/\/+$/, '') || '/';
-  if (!sensitive) pattern = pattern.toLowerCase();
+  const loose = strict ? path : rule.loosen(path);
+  // '' and one '/' after it is "/" alone: request paths start with '/'.
+  const takesSlash = !strict && loose.length !== 0;
+  const pattern = sensitive ? loose || '/' : (loose || '/').toLowerCase();
   const len = pattern.length;
   const slashOnly = pattern === '/' && !end;
+  const mountSlash = rule.mountTakesSlash && !strict;
+  const { separators } = rule;
 
   function same(p: string, n: number): boolean {
     const head = n === p.length ? p : p.slice(0, n);
@@ -82,10 +102,13 @@ export function staticPath(path: string, options: PathOptions, makeParams: () =>
     if (slashOnly) return { path: '', params: makeParams() };
     if (p.length < len || !same(p, len)) return null;
     if (end) {
-      if (p.length === len || (!strict && p.length === len + 1 && p.charCodeAt(len) === 47 && pattern !== '/')) {
+      if (p.length === len || (takesSlash && p.length === len + 1 && p.charCodeAt(len) === 47)) {
         return { path: p, params: makeParams() };
       }
       return null;
+    }
+    if (mountSlash && p.charCodeAt(len) === 47 && (p.length === len + 1 || p.charCodeAt(len + 1) === 47)) {
+      return { path: p.slice(0, len + 1), params: makeParams() };
     }
     if (p.length === len || separators.indexOf(p[len]!) !== -1 || pattern.endsWith('/')) {
       return { path: p.slice(0, len), params: makeParams() };

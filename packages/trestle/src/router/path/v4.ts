@@ -5,7 +5,7 @@
 // regular-expression source, so only paths free of its metacharacters take
 // the string-comparison route.
 import pathToRegexp from 'path-to-regexp-v0';
-import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathOptions, type PathKey, regexpPath, staticPath, userRegexpPath } from './compiled';
+import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathOptions, type PathKey, regexpPath, type SlashRule, staticPath, userRegexpPath } from './compiled';
 
 const SPECIAL = /[:*?()+[\]{}\\^$|]/;
 
@@ -32,12 +32,22 @@ export function makeV4Regexp(separators: string): V4Regexp {
   };
 }
 
-/** The v4 compiler; `separators` lists what may follow a mount path. */
-export function makeV4Compiler(separators: string): PathCompiler {
+/** path-to-regexp 0.1 makes one trailing '/' of a path optional: "/" serves "/" alone, "//" also "/". */
+function loosen(path: string): string {
+  return path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/**
+ * The v4 compiler; `separators` lists what may follow a mount path, and
+ * `mountTakesSlash` says mount paths match as path-to-regexp 0.1 writes
+ * them (Express 4; Express 3 mounted by prefix, see SlashRule).
+ */
+export function makeV4Compiler(separators: string, mountTakesSlash = false): PathCompiler {
   const compile = makeV4Regexp(separators);
+  const slashes: SlashRule = { separators, loosen, mountTakesSlash };
   return (path, options): CompiledPath => {
     if (path instanceof RegExp) return userRegexpPath(path, plainParams, options.sensitive, true);
-    if (!SPECIAL.test(path)) return staticPath(path, options, plainParams, separators);
+    if (!SPECIAL.test(path)) return staticPath(path, options, plainParams, slashes);
     const keys: pathToRegexp.Key[] = [];
     const regexp = compile(path, options, keys);
     const pathKeys: PathKey[] = keys.map((k) => ({ name: k.name, optional: k.optional, offset: k.offset }));

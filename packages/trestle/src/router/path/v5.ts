@@ -2,7 +2,7 @@
 // path-to-regexp 8, the package Express 5 itself relies on for it, so that
 // every edge of the syntax (and every syntax error) is the one users know.
 import { pathToRegexp } from 'path-to-regexp';
-import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, staticPath, userRegexpPath } from './compiled';
+import { type CompiledPath, literalPrefix, type Params, type PathCompiler, type PathKey, regexpPath, type SlashRule, staticPath, userRegexpPath } from './compiled';
 
 const SPECIAL = /[{}()[\]+?!:*\\]/;
 
@@ -14,11 +14,21 @@ function plainParams(): Params {
   return {};
 }
 
+/**
+ * Express 5's router strips a path's trailing slashes but leaves "/" whole,
+ * and path-to-regexp 8 then allows one more: "/" also serves "//".
+ */
+function loosen(path: string): string {
+  return path === '/' ? path : path.replace(/\/+$/, '');
+}
+
+const SLASHES: SlashRule = { separators: '/', loosen, mountTakesSlash: false };
+
 export const compileV5Path: PathCompiler = (path, options): CompiledPath => {
   if (path instanceof RegExp) return userRegexpPath(path, plainParams, options.sensitive);
-  if (!SPECIAL.test(path)) return staticPath(path, options, nullParams);
+  if (!SPECIAL.test(path)) return staticPath(path, options, nullParams, SLASHES);
   // Without strict routing, trailing slashes of the pattern are loosened away.
-  const pattern = options.strict ? path : path.replace(/\/+$/, '') || '/';
+  const pattern = options.strict ? path : loosen(path);
   const { regexp, keys } = pathToRegexp(pattern, {
     end: options.end,
     sensitive: options.sensitive,

@@ -167,6 +167,36 @@ export const routing: Case[] = [
     expect: [ok('t'), { status: 404 }, ok('u/'), { status: 404 }, { status: 404 }],
   },
   {
+    name: "the route '/' also serves '//'",
+    setup: (app) => {
+      app.get('/', (req, res) => res.send(`${req.path} ${req.url}`));
+    },
+    send: [{ path: '/' }, { path: '//' }, { path: '//?x=1' }, { path: '///' }],
+    expect: [ok('/ /'), ok('// //'), ok('// //?x=1'), { status: 404 }],
+    v4: [ok('/ /'), { status: 404 }, { status: 404 }, { status: 404 }],
+  },
+  {
+    name: "'//' among enough routes for the layer index, and after a mount path",
+    setup: (app, fw) => {
+      for (let i = 0; i < 9; i++) app.get(`/p${i}`, (_req, res) => res.send(`p${i}`));
+      app.get('/', (req, res) => res.send(`root ${req.url}`));
+      const sub = fw();
+      sub.get('/', (req, res) => res.send(`sub ${req.url} ${req.originalUrl}`));
+      sub.get('/x', (req, res) => res.send(`x ${req.url} ${req.originalUrl}`));
+      app.use('/m', sub);
+    },
+    send: [{ path: '//' }, { path: '/m//' }, { path: '/m//x' }, { path: '/m/x' }],
+    expect: [ok('root //'), ok('sub // /m//'), { status: 404 }, ok('x /x /m/x')],
+    v4: [{ status: 404 }, ok('sub / /m//'), ok('x /x /m//x'), ok('x /x /m/x')],
+  },
+  {
+    name: "an array of paths holding '/' also serves '//'",
+    setup: (app) => app.get(['/x', '/'], (req, res) => res.send(req.url)),
+    send: [{ path: '//' }, { path: '/x/' }],
+    expect: [ok('//'), ok('/x/')],
+    v4: [{ status: 404 }, ok('/x/')],
+  },
+  {
     name: 'the query string takes no part in matching',
     setup: (app) => app.get('/q', (req, res) => res.send(req.url)),
     send: [{ path: '/q?a=1&b=/x' }],
