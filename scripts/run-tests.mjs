@@ -2,15 +2,17 @@
 // Usage: node scripts/run-tests.mjs [--file-timeout=MS] [--concurrency=N] [dir-or-file ...]
 //   (default: packages/*/test and scripts/test; a file named on the command line runs whatever its name)
 //
-// Each file runs in its own `node --test` process, a few at a time, each with a
+// Each file runs in a node process of its own, a few at a time, each with a
 // deadline: a file still running at its deadline (a test that never settles, or
 // a server a failed test left open) is killed with everything it started, and
 // counted as a failure naming the file and the test that was running. One
-// `node --test` over all files would wait for such a file for ever.
+// `node --test` over all files would wait for such a file for ever. The file is
+// run as a script (node:test reports it itself): `node --test FILE` would start
+// a second process for it, about a second more per file on a busy machine.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Tally } from './summary-reporter.mjs';
 
 const TEST_FILE = /\.test\.(ts|mts|cts|js|mjs|cjs)$/;
@@ -58,16 +60,18 @@ if (files.length === 0) {
 // --no-warnings stops the printing in the test processes (they still see the
 // 'warning' events they assert on). depd's own lines ('trestle deprecated ...')
 // are asserted on stderr by some tests, so they stay, and the summary says so.
-// A test that hangs fails after a minute; a file that does, at its deadline.
+// A test that hangs fails after a minute (node 24 and later read --test-timeout
+// when a test file runs as a script; 20 and 22 only under --test); a file that
+// hangs fails at its deadline on every version.
 const nodeArgs = [
-  '--no-warnings', '--import', 'tsx', '--test', '--test-timeout=60000',
+  '--no-warnings', '--import', 'tsx', '--test-timeout=60000',
   '--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout',
   '--test-reporter', new URL('./file-events-reporter.mjs', import.meta.url).pathname,
 ];
 // NO_COLOR is a reader's wish for their terminal; the logger tests assert
 // colours with and without it themselves, so the one they inherit is dropped.
 // NODE_TEST_CONTEXT is set when this runner itself runs under node:test (its
-// own test): a `node --test` that inherits it reports in a child's format.
+// own test): a test file that inherits it reports in a child's format.
 const { NO_COLOR, NODE_TEST_CONTEXT, ...inherited } = process.env;
 const env = { ...inherited, NODE_ENV: process.env.NODE_ENV ?? 'test' };
 
@@ -77,7 +81,7 @@ const running = new Set();
 /** Runs one file; resolves with its output, its events and how it ended. */
 function runFile(file, index) {
   const eventsFile = join(eventsDir, `${index}.ndjson`);
-  // detached: the file's process leads a group of its own, so a kill reaches the process node --test starts for the file.
+  // detached: the file's process leads a group of its own, so a kill reaches what its tests started too (a redis-server, workers).
   const child = spawn(process.execPath, [...nodeArgs, '--test-reporter-destination', eventsFile, file], {
     env, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -111,11 +115,10 @@ function readEvents(path) {
 }
 
 /** Where a file was when its deadline came: the tests started and not finished, outermost first. */
-function whereStopped(file, events) {
+function whereStopped(events) {
   const open = [];
   let last;
   for (const { type, data } of events) {
-    if (resolve(data.name ?? '') === resolve(file)) continue; // the file's own entry
     if (type === 'test:dequeue') open.push(data);
     if (type === 'test:complete') {
       const at = open.findLastIndex((t) => t.name === data.name && t.nesting === data.nesting);
@@ -135,7 +138,7 @@ function report({ file, code, signal, timedOut, output, events }) {
   const before = tally.counts.failed;
   for (const event of events) tally.add(event);
   if (timedOut) {
-    const message = `${file} did not finish within ${fileTimeout / 1000} s, ${whereStopped(file, events)}`;
+    const message = `${file} did not finish within ${fileTimeout / 1000} s, ${whereStopped(events)}`;
     process.stdout.write(`\n✗ ${message}\n`);
     tally.fail(message);
   } else if (code !== 0 && tally.counts.failed === before) {
