@@ -25,12 +25,59 @@ type TracedRun = LayerRun & { [kRunSpan]?: RunSpan };
 const kRouteSpan = Symbol('trestle-otel.routeSpan');
 type TracedRequest = { [kRouteSpan]?: Span | undefined };
 
+/** What an OpenTelemetry context manager's `attach` gives back (`@opentelemetry/api` 1.10 names it ContextManagementToken). */
+interface ContextToken {
+  dispose(): void;
+  [Symbol.dispose]?(): void;
+}
+/** `context.attach` (`@opentelemetry/api` >= 1.10) or a context manager's `attach` (context-async-hooks 2.x has it). */
+interface Attaching {
+  attach?(ctx: Context): ContextToken;
+}
+
+/** A token that lacks `Symbol.dispose`, made disposable for node. */
+class ContextScope {
+  constructor(private readonly token: ContextToken) {}
+  [Symbol.dispose](): void {
+    this.token.dispose();
+  }
+}
+
+const noScope = { [Symbol.dispose]: (): void => {} };
+let warnedNoAttach = false;
+
 /**
- * node enters the stores bound to a channel with `store.run(value, fn)`; this
- * one runs `fn` in an OpenTelemetry context, through the public API, so it
- * works with whichever context manager the application registered.
+ * Enters `ctx` until the scope is disposed. The public `context.attach` first;
+ * with an older @opentelemetry/api, the registered manager's own `attach`
+ * (the API keeps the manager behind `_getContextManager`, there since 1.0).
+ * Without either the layer still gets its span, but the code it runs does not
+ * see it as active: said once through diag.
  */
-const contextStore = { run: (ctx: Context, fn: () => unknown) => context.with(ctx, fn) } as unknown as AsyncLocalStorage<Context>;
+function attachContext(ctx: Context): { [Symbol.dispose](): void } {
+  const api = context as unknown as Attaching & { _getContextManager?(): Attaching };
+  const attaching = typeof api.attach === 'function' ? api : api._getContextManager?.();
+  if (typeof attaching?.attach !== 'function') {
+    if (!warnedNoAttach) diag.warn('trestle instrumentation: the context manager has no attach(); layer spans will not be the active span on this node');
+    warnedNoAttach = true;
+    return noScope;
+  }
+  const token = attaching.attach(ctx);
+  return typeof token[Symbol.dispose] === 'function' ? (token as Required<ContextToken>) : new ContextScope(token);
+}
+
+/**
+ * The store bound to trestle's channels. `runStores` enters it in one of two
+ * ways, by node version: up to node 25 it calls `store.run(value, fn)`, which
+ * runs `fn` in an OpenTelemetry context through the public API (so it works
+ * with whichever context manager the application registered); from node 26 it
+ * calls `store.withScope(value)` before `fn` and disposes the scope after.
+ * A real AsyncLocalStorage of ours would not do: `context.active()` reads the
+ * context manager's storage, not ours.
+ */
+const contextStore = {
+  run: (ctx: Context, fn: () => unknown) => context.with(ctx, fn),
+  withScope: attachContext,
+} as unknown as AsyncLocalStorage<Context>;
 
 function traced(kind: LayerRun['kind']): boolean {
   return kind === 'middleware' || kind === 'router' || kind === 'route';

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type * as http from 'node:http';
 import { createRequire } from 'node:module';
+import type { ContextManager } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -20,11 +21,11 @@ export interface Tracing {
   stop(): Promise<void>;
 }
 
-/** Registers a provider, the HTTP instrumentation and `instrumentations`. */
-export function startTracing(instrumentations: Instrumentation[]): Tracing {
+/** Registers a provider (with `contextManager`, or the default one), the HTTP instrumentation and `instrumentations`. */
+export function startTracing(instrumentations: Instrumentation[], contextManager?: ContextManager): Tracing {
   const exporter = new InMemorySpanExporter();
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  provider.register();
+  provider.register(contextManager === undefined ? undefined : { contextManager });
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: [new HttpInstrumentation(), ...instrumentations] });
   return {
     exporter,

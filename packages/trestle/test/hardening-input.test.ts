@@ -199,6 +199,69 @@ describe('bad input: paths', () => {
   });
 });
 
+// node's HTTP parser (llhttp) answers these itself, before any app code, and
+// closes the connection. The suite runs on every supported node (20 to 26):
+// all of them answer alike today; a case that starts to differ fails here.
+describe('bad input: request line and header block, refused by node on every version', () => {
+  let server: Served;
+  let reached: string[] = [];
+  before(async () => {
+    const app = trestle();
+    app.use((req, _res, next) => {
+      reached.push(req.url);
+      next();
+    });
+    app.get('/health', ok);
+    app.all('/echo', (req, res) => {
+      res.json({ method: req.method, url: req.url, host: req.headers.host ?? null, value: req.headers['x-a'] ?? null });
+    });
+    server = await serve(app);
+  });
+  after(() => server.close());
+
+  test('a malformed method, version, header name, header value or line ending is 400, and the app never sees it', async () => {
+    const head = 'Host: localhost\r\nConnection: close';
+    const requests: Record<string, string> = {
+      'an unknown method': `FOO /echo HTTP/1.1\r\n${head}\r\n\r\n`,
+      'a lower-case method': `get /echo HTTP/1.1\r\n${head}\r\n\r\n`,
+      'HTTP/1.2': `GET /echo HTTP/1.2\r\n${head}\r\n\r\n`,
+      'a space in a header name': `GET /echo HTTP/1.1\r\n${head}\r\nX A: 1\r\n\r\n`,
+      'a space before the colon': `GET /echo HTTP/1.1\r\n${head}\r\nX-A : 1\r\n\r\n`,
+      'a header line without a colon': `GET /echo HTTP/1.1\r\n${head}\r\nX-A\r\n\r\n`,
+      'NUL in a value': `GET /echo HTTP/1.1\r\n${head}\r\nX-A: a\0b\r\n\r\n`,
+      'a control character in a value': `GET /echo HTTP/1.1\r\n${head}\r\nX-A: a\x01b\r\n\r\n`,
+      'DEL in a value': `GET /echo HTTP/1.1\r\n${head}\r\nX-A: a\x7fb\r\n\r\n`,
+      'a bare CR in a value': `GET /echo HTTP/1.1\r\n${head}\r\nX-A: a\rb\r\n\r\n`,
+      'bare LF line ends': 'GET /echo HTTP/1.1\nHost: localhost\nConnection: close\n\n',
+      'a folded header (obs-fold)': `GET /echo HTTP/1.1\r\n${head}\r\nX-A: a\r\n b\r\n\r\n`,
+      'Transfer-Encoding beside Content-Length': `POST /echo HTTP/1.1\r\n${head}\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      'a Transfer-Encoding that does not end in chunked': `POST /echo HTTP/1.1\r\n${head}\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n`,
+      'HTTP/1.1 without Host': 'GET /echo HTTP/1.1\r\nConnection: close\r\n\r\n',
+    };
+    for (const [name, request] of Object.entries(requests)) {
+      reached = [];
+      const res = await ask(server.port, request);
+      assert.equal(res.status, 400, name);
+      assert.deepEqual(reached, [], `${name}: reached the app`);
+      await assertServing(server.port);
+    }
+  });
+
+  test('what node lets through reaches the app as sent: obs-text in a value, the absolute form, HTTP/1.0 without Host, a second Host', async () => {
+    const echo = async (request: string): Promise<unknown> => {
+      const res = await ask(server.port, request);
+      assert.equal(res.status, 200, request);
+      return json(res);
+    };
+    // Header values are read as latin1: the byte 0xE9 is 'é'.
+    assert.deepEqual(await echo(wire('GET /echo HTTP/1.1', ['X-A: caf\xe9'])), { method: 'GET', url: '/echo', host: 'localhost', value: 'caf\u00e9' });
+    assert.deepEqual(await echo(wire('GET http://example.com/echo?a=1 HTTP/1.1')), { method: 'GET', url: 'http://example.com/echo?a=1', host: 'localhost', value: null });
+    assert.deepEqual(await echo('GET /echo HTTP/1.0\r\n\r\n'), { method: 'GET', url: '/echo', host: null, value: null });
+    // node keeps the first Host and drops the second.
+    assert.deepEqual(await echo(wire('GET /echo HTTP/1.1', ['Host: first', 'Host: second'])), { method: 'GET', url: '/echo', host: 'first', value: null });
+  });
+});
+
 describe('bad input: bodies', () => {
   const seen = new EventEmitter();
   const chunks = new EventEmitter();

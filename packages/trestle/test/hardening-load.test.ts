@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -155,6 +155,36 @@ describe('graceful shutdown', () => {
       assert.equal(await readFile(logFile, 'utf8'), 'GET /ok 200\nGET /slow 200\n');
     } finally {
       agent.destroy();
+      server.closeAllConnections();
+    }
+  });
+
+  // Node 19 made close() also close idle keep-alive connections (before, one kept the server
+  // open until keepAliveTimeout); every supported node (20 to 26) does, and CI checks each.
+  test('server.close() ends an idle keep-alive connection at once, however long keepAliveTimeout is', async () => {
+    const app = trestle();
+    app.get('/ok', (_req, res) => res.send('ok'));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    server.keepAliveTimeout = 600_000;
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    try {
+      let received = '';
+      const answered = new Promise<void>((resolve) =>
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString('latin1');
+          if (received.endsWith('\r\n\r\nok')) resolve();
+        }),
+      );
+      socket.write('GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await bounded('the answer', answered, 10_000);
+      assert.match(received, /^HTTP\/1\.1 200 OK\r\n[^]*Connection: keep-alive\r\n/);
+      const ended = once(socket, 'end');
+      const closed = new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      await bounded('the server to end the idle connection', ended, 10_000);
+      await bounded('close() to complete', closed, 10_000);
+    } finally {
+      socket.destroy();
       server.closeAllConnections();
     }
   });

@@ -6,6 +6,20 @@ import { asIs, echoApp, type Echo, type Reported } from './middleware-helpers';
 
 const JSON_TYPE = 'application/json';
 
+/**
+ * What this process's JSON.parse says about `text`: Express passes the
+ * engine's message through, and V8 words it differently across node versions
+ * (node 22 added "(line 1 column 7)").
+ */
+function engineMessage(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    return (err as SyntaxError).message;
+  }
+  throw new Error(`JSON.parse accepted ${text}`);
+}
+
 describe('trestle.json()', () => {
   const app = echoApp(trestle.json());
 
@@ -63,22 +77,25 @@ describe('trestle.json()', () => {
     assert.equal(err.name, 'SyntaxError');
     assert.equal(err.isSyntaxError, true);
     assert.equal(err.body, '{"a":1');
-    assert.equal(err.message, "Expected ',' or '}' after property value in JSON at position 6");
+    assert.equal(err.message, engineMessage('{"a":1'));
   });
 
   test('whitespace only is malformed, not empty', async () => {
     const res = await request(app).post('/').type(JSON_TYPE).send('   ').expect(400);
-    assert.equal((res.body as Reported).message, 'Unexpected end of JSON input');
+    assert.equal((res.body as Reported).message, engineMessage('   '));
   });
 
   test('strict (default): a primitive at the top level is refused with JSON.parse wording', async () => {
-    const cases: Array<[string, string]> = [
-      ['true', `Unexpected token 't', "true" is not valid JSON`],
-      ['  "x" ', `Unexpected token '"', "  "x" " is not valid JSON`],
-      ['123', `Unexpected token '1', "123" is not valid JSON`],
-      ['#abc', `Unexpected token '#', "#abc" is not valid JSON`],
-      [`"${'x'.repeat(200)}"`, `Unexpected token '"', ""xxxxxxxxx"... is not valid JSON`],
+    // body-parser's wording: the engine's message for the body with its first
+    // token swapped for '#' (which no JSON text starts with), the token put back.
+    const swaps: Array<[string, string]> = [
+      ['true', `#rue`],
+      ['  "x" ', `  #x" `],
+      ['123', `#23`],
+      ['#abc', `#abc`],
+      [`"${'x'.repeat(200)}"`, `#${'x'.repeat(200)}"`],
     ];
+    const cases = swaps.map(([body, swapped]) => [body, engineMessage(swapped).replaceAll('#', body.trim()[0]!)] as const);
     for (const [body, message] of cases) {
       const res = await request(app).post('/').type(JSON_TYPE).send(body).expect(400);
       const err = res.body as Reported;
