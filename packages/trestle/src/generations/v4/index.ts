@@ -7,7 +7,8 @@ import { v4Application, v4Factory } from './application';
 import { withEmptyBody } from './body-parsers';
 import { v4Request } from './request';
 import { oldResponseForms } from './response';
-import { expressFourAppLayers, v4RouterShape } from './router';
+import { expressFourAppLayers, expressFourLayerMembers, v4RouterShape } from './router';
+import { expressStandIn } from '../../observability/orchestrion';
 
 /**
  * v4 answers an unhandled OPTIONS with the methods in the order the routes
@@ -30,7 +31,7 @@ export const v4: Profile = {
     mountSeparators: '/',
     sendOptions: sendOptionsV4,
     paramFactories: 'deprecated',
-    shape: { ...v4RouterShape('/', expressFourAppLayers), routerOnFirstUse: true },
+    shape: { ...v4RouterShape('/', expressFourAppLayers), routerOnFirstUse: true, standIn: expressStandIn, layerMembers: expressFourLayerMembers },
     handlerOptional: true,
   },
   settings: { queryParser: 'extended' },
