@@ -16,6 +16,7 @@ type Call3 = (req: unknown, res: unknown, next: Next) => unknown;
 type Call4 = (err: unknown, req: unknown, res: unknown, next: Next) => unknown;
 
 export class Layer {
+  /** An own property (a class field), so an accessor put on a prototype (express-async-errors' `handle`) is not reached. */
   handle: AnyHandler;
   name: string;
   /** Set by the last successful `match`, read right after it (Express-style). */
@@ -79,6 +80,11 @@ export class Layer {
     }
   }
 
+  /**
+   * Runs the handler for a request (error handlers pass it on). Published on
+   * the generation's Express channel when someone listens, as Sentry 11's
+   * rewrite of Express's own method publishes (observability/orchestrion.ts).
+   */
   handleRequest(req: unknown, res: unknown, next: Next): void {
     const standIn = this._standIn;
     if (standIn !== undefined && standIn.handle.start.hasSubscribers) traceHandle(standIn.handle, this, req, res, next, runRequest);
