@@ -9,8 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import * as Sentry from '@sentry/node';
 import { TrestleInstrumentation, type TrestleInstrumentationConfig } from '../src';
 import { localRequire } from './otel-helpers';
-
-type Envelope = [unknown, Array<[{ type: string }, Record<string, unknown>]>];
+import { type Envelope, getOnce, memoryOptions, type Next, type Res } from '../../trestle/test/sentry-memory';
 const envelopes: Envelope[] = [];
 let nodeHttp: typeof http;
 const instrumentation = new TrestleInstrumentation();
@@ -22,18 +21,7 @@ const nameErrorEvents: TrestleInstrumentationConfig = {
 };
 
 before(() => {
-  Sentry.init({
-    dsn: 'https://public@127.0.0.1/1',
-    tracesSampleRate: 1,
-    openTelemetryInstrumentations: [instrumentation],
-    transport: () => ({
-      send(envelope) {
-        envelopes.push(envelope as unknown as Envelope);
-        return Promise.resolve({});
-      },
-      flush: () => Promise.resolve(true),
-    }),
-  });
+  Sentry.init(memoryOptions(envelopes, { openTelemetryInstrumentations: [instrumentation] }));
   // Required after Sentry.init, so its HTTP instrumentation has patched it.
   nodeHttp = localRequire('http') as typeof http;
 });
@@ -41,11 +29,6 @@ after(async () => {
   await Sentry.close(2000);
 });
 
-type Next = (err?: unknown) => void;
-interface Res {
-  send(body: string): void;
-  status(code: number): Res;
-}
 interface AppLike extends http.RequestListener {
   get(path: string, fn: (req: unknown, res: Res, next: Next) => void): unknown;
   use(fn: unknown): unknown;
@@ -56,17 +39,8 @@ function items(type: string): Array<Record<string, unknown>> {
   return envelopes.flatMap(([, list]) => list.filter(([header]) => header.type === type).map(([, payload]) => payload));
 }
 
-async function get(app: AppLike, path: string): Promise<{ status: number; body: string }> {
-  const server = nodeHttp.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const { port } = server.address() as { port: number };
-    const res = await fetch(`http://127.0.0.1:${port}${path}`);
-    return { status: res.status, body: await res.text() };
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+function get(app: AppLike, path: string): Promise<{ status: number; body: string }> {
+  return getOnce(nodeHttp, app, path);
 }
 
 /** An app with a route, a route that throws, Sentry's error handler and its own; counts the calls of its own. */

@@ -10,6 +10,7 @@ import { serveStatic } from './middleware/static';
 import { text } from './middleware/text';
 import { createUrlencoded } from './middleware/urlencoded';
 import type { Profile } from './generations/profile';
+import { announceStandIn } from './observability/orchestrion';
 import { requestMembers } from './request/properties';
 import { responseMembers } from './response/members';
 import { type RouterFactory, routerFactory } from './router/factory';
@@ -71,6 +72,8 @@ export function createFramework(profile: Profile): Framework {
   const parts: FrameworkParts = { profile, routerProto, queryParser: profile.settings.queryParser, compilers, poweredBy: 'Trestle' };
 
   function createApplication(): App {
+    // Sentry 11 waits to hear that Express loaded before it listens to the channels trestle publishes on.
+    announceStandIn(profile.router.shape.standIn);
     const app = function (req: NodeIncomingMessage, res: NodeServerResponse, next?: (err?: unknown) => void) {
       app.handle(req, res, next);
     } as App;

@@ -6,13 +6,17 @@
 // `exports` (as Jest 26/27 and older bundlers do, here the `resolve` package
 // those tools use) must still find each entry, and the published JavaScript
 // must name built-ins without the `node:` scheme those tools read as a file.
+// Express's own files are required by path under Express's name, and an Express 4
+// app runs express-async-errors through the README's Express 4 shim.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import resolve from 'resolve';
+import { localRequire } from './express-alias';
 import { loggerName, pack, packageDirs, run, npmFlags } from './pack';
 
 function jsFiles(dir: string, out: string[] = []): string[] {
@@ -78,9 +82,52 @@ module.exports = () => new Promise((resolve, reject) => {
 });
 `;
 
+// Express's own files, required by path under Express's name (the alias gives Express 5's generation).
+const deepRequires = `const express = require('express');
+const Layer = require('express/lib/router/layer');
+console.log(JSON.stringify({
+  request: require('express/lib/request') === express.request,
+  response: require('express/lib/response.js') === express.response,
+  application: require('express/lib/application') === express.application,
+  express: require('express/lib/express') === express,
+  // trestle installed under its own name too is a second copy: compare within the one named express.
+  layerIsV4: Layer === require('express/v4/lib/router/layer') && typeof Layer.prototype.handle_request,
+  router: require('express/lib/router') === require('express/v4').Router,
+}));
+`;
+
+// README's Express 4 shim: the package \`express\` at Express 4's version, forwarding to trestle/v4,
+// and the two files of Express 4 that express-async-errors requires.
+const shim: Record<string, string> = {
+  'package.json': JSON.stringify({ name: 'express', version: '4.22.3', main: 'index.js' }),
+  'index.js': "module.exports = require('trestle/v4');\n",
+  'lib/router/layer.js': "module.exports = require('trestle/v4/lib/router/layer');\n",
+  'lib/router/index.js': "module.exports = require('trestle/v4/lib/router');\n",
+};
+
+// An Express 4 app with express-async-errors: an async handler and a param trigger that reject.
+const asyncErrorsApp = `require('express-async-errors');
+const http = require('http');
+const express = require('express');
+const app = express();
+let handled = 0;
+app.param('id', async (req, res, next, id) => { if (id === 'bad') throw new Error('bad param'); next(); });
+app.get('/items/:id', async () => { await null; throw new Error('async failure'); });
+app.use((err, req, res, next) => { handled++; res.status(500).send('handled: ' + err.message); });
+const server = http.createServer(app).listen(0, '127.0.0.1', async () => {
+  const answers = [];
+  for (const path of ['/items/1', '/items/bad']) {
+    const res = await fetch('http://127.0.0.1:' + server.address().port + path);
+    answers.push(res.status + ' ' + await res.text());
+  }
+  setImmediate(() => server.close(() => console.log(JSON.stringify({ answers, handled }))));
+});
+`;
+
 describe('packages installed from their tarballs', { timeout: 600000 }, () => {
   let tmp = '';
   let app = '';
+  let app4 = '';
   const packed: Record<string, { tarball: string; files: string[] }> = {};
 
   before(() => {
@@ -98,6 +145,16 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
     run('npm', ['install', ...npmFlags, packed.trestle.tarball, packed.logger.tarball, alias, 'file:./uses-express'], app, 300000);
     writeFileSync(join(app, 'app.cjs'), cjsApp);
     writeFileSync(join(app, 'app.mjs'), esmApp);
+    // An Express 4 app: the shim under Express's name, and express-async-errors packed from the workspace's copy.
+    app4 = join(tmp, 'app4');
+    for (const [file, text] of Object.entries(shim)) {
+      mkdirSync(dirname(join(app4, 'express-shim', file)), { recursive: true });
+      writeFileSync(join(app4, 'express-shim', file), text);
+    }
+    writeFileSync(join(app4, 'package.json'), JSON.stringify({ name: 'express4-app', private: true, version: '1.0.0' }));
+    const asyncErrors = pack(dirname(localRequire.resolve('express-async-errors/package.json')), tmp);
+    run('npm', ['install', ...npmFlags, packed.trestle.tarball, packed.logger.tarball, 'express@file:./express-shim', asyncErrors.tarball], app4, 300000);
+    writeFileSync(join(app4, 'app.cjs'), asyncErrorsApp);
   }, { timeout: 600000 });
 
   after(() => {
@@ -112,7 +169,7 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
       const stray = files.filter((f) => /(^|\/)(test|tests|fixtures|src)\//.test(f) || /\.test\./.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.mts'));
       assert.deepEqual(stray, [], `${key} tarball holds files a user does not need`);
     }
-    for (const wanted of ['dist/v4.js', 'dist/v4.d.ts', 'dist/legacy.js', 'dist/legacy.d.ts', 'v4/package.json', 'legacy/package.json']) {
+    for (const wanted of ['dist/v4.js', 'dist/v4.d.ts', 'dist/legacy.js', 'dist/legacy.d.ts', 'v4/package.json', 'legacy/package.json', 'lib/request.js', 'lib/router/layer.js', 'v4/lib/router/layer.js']) {
       assert.ok(packed.trestle.files.includes(wanted), `trestle tarball lacks ${wanted}`);
     }
   });
@@ -136,6 +193,27 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
   test("a dependency's own require('express') runs on trestle installed under Express's name", () => {
     const out = run(process.execPath, ['-e', "require('uses-express')().then((a) => console.log(JSON.stringify(a)))"], app, 60000);
     assert.deepEqual(JSON.parse(out), ['Trestle', 'via express']);
+  });
+
+  test("Express's own files required by path under Express's name: Express 5's, and Express 4's router files", () => {
+    const out = run(process.execPath, ['-e', deepRequires], app, 60000);
+    assert.deepEqual(JSON.parse(out), { request: true, response: true, application: true, express: true, layerIsV4: 'function', router: true });
+    // Resolvers that ignore exports find the same files.
+    const installed = join(app, 'node_modules', 'express');
+    for (const file of ['lib/request', 'lib/router/layer', 'lib/router', 'v4/lib/router/route']) {
+      const expected = join(installed, file.endsWith('router') ? `${file}/index.js` : `${file}.js`);
+      assert.equal(resolve.sync(`express/${file}`, { basedir: app }), expected, file);
+    }
+  });
+
+  test('express-async-errors on an Express 4 app through the shim: each error answered once by the error handler', () => {
+    // Outside NODE_ENV=test, the final handler prints what reaches it.
+    const env = { ...process.env, NODE_ENV: 'production' };
+    const result = spawnSync(process.execPath, ['app.cjs'], { cwd: app4, encoding: 'utf8', timeout: 60000, env });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { answers: ['500 handled: async failure', '500 handled: bad param'], handled: 2 });
+    // A second report of the same failure would go on to the final handler, which would print it.
+    assert.equal(result.stderr, '');
   });
 
   test('a resolver that ignores exports finds each entry and its types (Jest 26/27, older bundlers)', () => {

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { createError } from '../errors';
 import { compileV5Path } from '../router/path/v5';
 import type { RouterShape } from '../router/router';
+import { routerStandIn } from '../observability/orchestrion';
 import type { Profile } from './profile';
 
 /**
@@ -13,6 +14,7 @@ const shape: RouterShape = {
   factory: 'constructor',
   boundDispatch: false,
   appLayers: [],
+  standIn: routerStandIn,
   exposeLayer(layer, path, options) {
     layer.slash = path === '/' && !options.end;
   },

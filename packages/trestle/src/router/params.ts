@@ -101,6 +101,9 @@ function runTriggers(fns: ParamFn[], record: ParamCalled, name: string, value: u
   const next = (err?: unknown): void => {
     record.value = (req.params as Record<string, unknown>)[name];
     if (err) {
+      // The same failure reported twice (a wrapper that catches the trigger's
+      // rejection, as express-async-errors does, beside the router's own catch) fails once.
+      if (record.error === err) return;
       record.error = err;
       done(err);
       return;

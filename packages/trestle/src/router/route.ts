@@ -1,5 +1,5 @@
 // A route: one path, a stack of handlers each tied to a method (or to all).
-import { type AnyHandler, Layer } from './layer';
+import { type AnyHandler, Layer, layerClass, type LayerShape } from './layer';
 import { flatten, methodKey, methods } from './methods';
 import { createError } from '../errors';
 import type { PathOptions } from './path/compiled';
@@ -12,7 +12,7 @@ interface RoutedRequest {
 }
 
 /** What a route's layers and misuse look like in its generation. */
-export interface RouteShape {
+export interface RouteShape extends LayerShape {
   /** Gives a layer the fields of the generation's layers. */
   exposeLayer(layer: Layer, path: unknown, options: PathOptions): void;
   /** What `route.get(notAFunction)` (and `app.get(path, notAFunction)`) throws, in the generation's words. */
@@ -42,7 +42,7 @@ export class Route {
 
   /** A layer for one of the route's handlers; as in Express, made for the path `/`. */
   private layer(fn: AnyHandler, method: string | undefined): Layer {
-    const layer = new Layer([], fn);
+    const layer = new (layerClass(this._profile.shape))([], fn);
     layer.method = method;
     this._profile.shape.exposeLayer(layer, '/', ROUTE_LAYER_PATH);
     return layer;

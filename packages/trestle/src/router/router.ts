@@ -1,6 +1,6 @@
 // The router: a stack of layers run in definition order for each request.
 // A router is itself a middleware function, so it mounts anywhere one does.
-import { type AnyHandler, Layer } from './layer';
+import { type AnyHandler, Layer, layerClass } from './layer';
 import { flatten } from './methods';
 import type { PathCompiler, PathOptions } from './path/compiled';
 import { type Route, routeClass, type RouteShape } from './route';
@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createError } from '../errors';
 import { type FinalApp, finalHandler } from '../app/final-handler';
 import { noteLayerPath } from '../observability/layer-run';
+import { traceRegister } from '../observability/orchestrion';
 
 type Next = (err?: unknown) => void;
 
@@ -170,17 +171,17 @@ function pushLayer(router: RouterInstance, layer: Layer): void {
   router._indexStale = true;
 }
 
-/** A layer for `path`, with the fields this generation's layers show. */
-function makeLayer(router: RouterInstance, path: unknown, fn: AnyHandler, options: PathOptions, matchesAll = false): Layer {
+/** A layer of the generation of `profile` for `path`, with the fields its layers show. */
+export function makeLayer(profile: RouterProfile, path: unknown, fn: AnyHandler, options: PathOptions, matchesAll = false): Layer {
   const list = Array.isArray(path) ? flatten<unknown>(path) : [path];
   const matchers = list.map((p) => {
     if (typeof p !== 'string' && !(p instanceof RegExp)) {
       throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', `path must be a string, a regular expression or an array of them, got ${Object.prototype.toString.call(p)}`);
     }
-    return router.profile.compilePath(p, options);
+    return profile.compilePath(p, options);
   });
-  const layer = new Layer(matchers, fn, matchesAll);
-  router.profile.shape.exposeLayer(layer, path, options);
+  const layer = new (layerClass(profile.shape))(matchers, fn, matchesAll);
+  profile.shape.exposeLayer(layer, path, options);
   return layer;
 }
 
@@ -195,30 +196,49 @@ export function useArguments(args: unknown[]): { path: unknown; handlers: unknow
   return { path: args[0], handlers: flatten<unknown>(args.slice(1)) };
 }
 
+/**
+ * `router.use()` and `router.route()` publish on the generation's `register`
+ * channel when someone listens (Sentry 11 learns each layer's path there).
+ */
+function registering<T>(router: RouterInstance, args: unknown[], run: (router: RouterInstance, args: unknown[]) => T): T {
+  const register = router.profile.shape.standIn?.register;
+  if (register !== undefined && register.start.hasSubscribers) return traceRegister(register, router, args, run);
+  return run(router, args);
+}
+
 export function use(this: RouterInstance, ...args: unknown[]): RouterInstance {
+  return registering(this, args, useLayers);
+}
+
+function useLayers(router: RouterInstance, args: unknown[]): RouterInstance {
   const { path, handlers } = useArguments(args);
-  const shape = this.profile.shape;
+  const shape = router.profile.shape;
   if (handlers.length === 0) throw shape.useError(undefined, true);
   for (const fn of handlers) if (typeof fn !== 'function') throw shape.useError(fn, false);
-  const options = { end: false, strict: false, sensitive: this.caseSensitive };
+  const options = { end: false, strict: false, sensitive: router.caseSensitive };
   for (const fn of handlers) {
-    const layer = makeLayer(this, path, fn as AnyHandler, options, path === '/');
+    const layer = makeLayer(router.profile, path, fn as AnyHandler, options, path === '/');
     noteLayerPath(layer, path);
-    pushLayer(this, layer);
+    pushLayer(router, layer);
   }
-  return this;
+  return router;
 }
 
 export function route(this: RouterInstance, path: unknown): Route {
-  const r = new (routeClass(this.profile))(path);
-  const dispatch = this.profile.shape.boundDispatch
+  return registering(this, [path], routeLayer);
+}
+
+function routeLayer(router: RouterInstance, args: unknown[]): Route {
+  const path = args[0];
+  const r = new (routeClass(router.profile))(path);
+  const dispatch = router.profile.shape.boundDispatch
     ? r.dispatch.bind(r)
     : function handle(req: RoutingRequest, res: unknown, next: Next) {
         r.dispatch(req, res, next);
       };
-  const layer = makeLayer(this, path, dispatch as AnyHandler, { end: true, strict: this.strict, sensitive: this.caseSensitive });
+  const layer = makeLayer(router.profile, path, dispatch as AnyHandler, { end: true, strict: router.strict, sensitive: router.caseSensitive });
   layer.route = r;
-  pushLayer(this, layer);
+  pushLayer(router, layer);
   return r;
 }
 

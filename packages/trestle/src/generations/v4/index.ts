@@ -8,7 +8,8 @@ import { withEmptyBody } from './body-parsers';
 import { v4Request } from './request';
 import { compileQueryParserV4, parseQs } from './query';
 import { oldResponseForms } from './response';
-import { expressFourAppLayers, v4RouterShape } from './router';
+import { expressFourAppLayers, expressFourLayerMembers, v4RouterShape } from './router';
+import { expressStandIn } from '../../observability/orchestrion';
 
 /**
  * v4 answers an unhandled OPTIONS with the methods in the order the routes
@@ -32,7 +33,7 @@ export const v4: Profile = {
     mountSeparators: '/.',
     sendOptions: sendOptionsV4,
     paramFactories: 'deprecated',
-    shape: { ...v4RouterShape('/', expressFourAppLayers), routerOnFirstUse: true },
+    shape: { ...v4RouterShape('/', expressFourAppLayers), routerOnFirstUse: true, standIn: expressStandIn, layerMembers: expressFourLayerMembers },
     handlerOptional: true,
   },
   // `query parser` off answers {}; with no `query parser fn` at all, Express 4's query layer fell back to qs.

@@ -3,7 +3,7 @@
 // `fast_slash` / `fast_star`), a route's layer is `bound dispatch`, and
 // misuse is reported in Express 4's words.
 import { createError } from '../../errors';
-import type { Layer } from '../../router/layer';
+import { Layer } from '../../router/layer';
 import { methodList, type Route } from '../../router/route';
 import { makeV4Regexp } from '../../router/path/v4';
 import type { RouterShape } from '../../router/router';
@@ -46,6 +46,31 @@ const expressFourRouteMembers: PropertyDescriptorMap = Object.getOwnPropertyDesc
   },
 });
 for (const member of Object.values(expressFourRouteMembers)) member.enumerable = false;
+
+type Call3 = (req: unknown, res: unknown, next: Next) => void;
+type Call4 = (err: unknown, req: unknown, res: unknown, next: Next) => void;
+interface ExpressFourLayer extends Layer {
+  handle_request: Call3;
+  handle_error: Call4;
+}
+
+/**
+ * Express 4's layer methods, `handle_request` and `handle_error`, which
+ * tools patch on `express/lib/router/layer`'s prototype. The router calls
+ * `handleRequest`/`handleError` (router 2's names); in v4 those go through
+ * the Express 4 names, so a patched method is the one that runs.
+ */
+export const expressFourLayerMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
+  handle_request: Layer.prototype.handleRequest,
+  handle_error: Layer.prototype.handleError,
+  handleRequest(this: ExpressFourLayer, req: unknown, res: unknown, next: Next): void {
+    this.handle_request(req, res, next);
+  },
+  handleError(this: ExpressFourLayer, err: unknown, req: unknown, res: unknown, next: Next): void {
+    this.handle_error(err, req, res, next);
+  },
+});
+for (const member of Object.values(expressFourLayerMembers)) member.enumerable = false;
 
 /** The Express 4 shape; `separators` are what may follow a mount path (legacy adds `.`). */
 export function v4RouterShape(separators: string, appLayers: RouterShape['appLayers']): RouterShape {

@@ -1,0 +1,2 @@
+// Express 5's lib/application.js, for code that requires it by path: see docs/migrating-v4.md.
+module.exports = require('../dist/express-lib/v5').application;

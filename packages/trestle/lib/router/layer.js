@@ -1,0 +1,2 @@
+// Express 4's lib/router/layer.js (Express 5 has none): trestle/v4's, see docs/migrating-v4.md.
+module.exports = require('../../dist/express-lib/v4').Layer;

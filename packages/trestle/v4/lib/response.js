@@ -1,0 +1,2 @@
+// Express 4's lib/response.js, for code that requires it by path: see docs/migrating-v4.md.
+module.exports = require('../../dist/express-lib/v4').response;
