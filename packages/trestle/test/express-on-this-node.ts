@@ -6,7 +6,7 @@ import { OutgoingMessage } from 'node:http';
 /**
  * Why Express 3 cannot answer a conditional GET with 304 on the running
  * Node, or undefined where it can: its freshness check reads `res._headers`,
- * which Node 26 removed (DEP0066), so it always answers 200 there.
+ * which Node 24 removed (DEP0066), so it always answers 200 there.
  * trestle/legacy reads headers through getHeaders() and keeps its 304s.
  */
 export const EXPRESS3_NO_304: string | undefined = '_headers' in OutgoingMessage.prototype
