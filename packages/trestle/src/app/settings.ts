@@ -15,7 +15,8 @@ const qs = lazy(() => require('qs') as typeof import('qs'));
 const proxyaddr = lazy(() => require('proxy-addr') as typeof import('proxy-addr'));
 
 export type EtagFn = (body: string | Buffer, encoding?: BufferEncoding) => string | undefined;
-export type QueryParserFn = (str: string) => Record<string, unknown>;
+/** A `query parser fn`: given the query string, or null when the URL has none (as Express 4 and 5 call it). */
+export type QueryParserFn = (str: string | null) => Record<string, unknown>;
 export type TrustFn = (addr: string, i: number) => boolean;
 
 export function compileETag(value: unknown): EtagFn | undefined {
@@ -48,8 +49,8 @@ function strongETag(body: string | Buffer, encoding?: BufferEncoding): string {
  * with qs's default of 20, `ids=1&ids=2...` repeated 21 times became an
  * object with numeric keys instead of an array.
  */
-export function parseExtendedQuery(str: string): Record<string, unknown> {
-  return qs().parse(str, QS_OPTIONS) as Record<string, unknown>;
+export function parseExtendedQuery(str: string | null): Record<string, unknown> {
+  return qs().parse(str ?? '', QS_OPTIONS) as Record<string, unknown>;
 }
 
 const QS_OPTIONS = { allowPrototypes: true, arrayLimit: 1000 };
