@@ -183,7 +183,7 @@ test('req.query with query parser extended, a function, or disabled ({})', async
   assert.deepEqual((await request(extended).get('/?a[b]=1&c[]=2&c[]=3').expect(200)).body, { a: { b: '1' }, c: ['2', '3'] });
 
   const custom = trestle();
-  custom.set('query parser', (str: string) => ({ raw: str }));
+  custom.set('query parser', (str: string | null) => ({ raw: str }));
   custom.get('/', (req, res) => res.json(req.query));
   assert.deepEqual((await request(custom).get('/?x=1&y').expect(200)).body, { raw: 'x=1&y' });
 
@@ -227,7 +227,7 @@ test('req.query is assignable, e.g. by validation middleware (an Express 5 gette
 test('lazy: the query parser runs only when req.query is read, and once', async () => {
   let calls = 0;
   const app = trestle();
-  app.set('query parser', (str: string) => {
+  app.set('query parser', (str: string | null) => {
     calls++;
     return { str };
   });

@@ -6,7 +6,7 @@ import { finalHandler } from './final-handler';
 import { putPoweredBy } from '../response/header-store';
 import { methods } from '../router/methods';
 import { createRouter, type RouterInstance, useArguments } from '../router/router';
-import { defaultSettings, putSetting, type SettingCompilers, TRUST_PROXY_DEFAULT } from './settings';
+import { defaultSettings, putSetting, readSetting, type SettingCompilers, TRUST_PROXY_DEFAULT } from './settings';
 import type { Profile } from '../generations/profile';
 import type { Http2Prototypes } from './http2';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
@@ -202,7 +202,7 @@ export const applicationMembers = {
 
   /** One argument: the setting; two: assign it (compiling `etag`, `query parser`, `trust proxy`). */
   set(this: App, name: string, ...rest: unknown[]): unknown {
-    if (rest.length === 0) return this.settings[name];
+    if (rest.length === 0) return readSetting(this.settings, name);
     const value = rest[0];
     putSetting(this.settings, name, value);
     const compile = this._framework.compilers[name];
@@ -220,11 +220,11 @@ export const applicationMembers = {
   },
 
   enabled(this: App, name: string): boolean {
-    return Boolean(this.settings[name]);
+    return Boolean(readSetting(this.settings, name));
   },
 
   disabled(this: App, name: string): boolean {
-    return !this.settings[name];
+    return !readSetting(this.settings, name);
   },
 
   /** The absolute path the app is mounted on: `/blog/admin` for nested mounts. */

@@ -15,7 +15,8 @@ const qs = lazy(() => require('qs') as typeof import('qs'));
 const proxyaddr = lazy(() => require('proxy-addr') as typeof import('proxy-addr'));
 
 export type EtagFn = (body: string | Buffer, encoding?: BufferEncoding) => string | undefined;
-export type QueryParserFn = (str: string) => Record<string, unknown>;
+/** A `query parser fn`: given the query string, or null when the URL has none (as Express 4 and 5 call it). */
+export type QueryParserFn = (str: string | null) => Record<string, unknown>;
 export type TrustFn = (addr: string, i: number) => boolean;
 
 export function compileETag(value: unknown): EtagFn | undefined {
@@ -48,8 +49,8 @@ function strongETag(body: string | Buffer, encoding?: BufferEncoding): string {
  * with qs's default of 20, `ids=1&ids=2...` repeated 21 times became an
  * object with numeric keys instead of an array.
  */
-export function parseExtendedQuery(str: string): Record<string, unknown> {
-  return qs().parse(str, QS_OPTIONS) as Record<string, unknown>;
+export function parseExtendedQuery(str: string | null): Record<string, unknown> {
+  return qs().parse(str ?? '', QS_OPTIONS) as Record<string, unknown>;
 }
 
 const QS_OPTIONS = { allowPrototypes: true, arrayLimit: 1000 };
@@ -99,43 +100,64 @@ export function emptyQuery(): Record<string, unknown> {
   return {};
 }
 
-/**
- * What every app's settings end with: `json spaces` and `view cache`
- * follow the reading app's `env` until an app in the chain sets them, so
- * `app.set('env', ...)` after creation counts too. `json spaces` is 2 in
- * development and 0 in production, as the spec says, and unset in any other
- * environment (`test`, ...), as Express leaves it in all of them. Its prototype is null, so a setting
- * named like an `Object.prototype` member (`toString`, `constructor`) is
- * unset, as in Express, rather than that member.
- */
-const derivedSettings: Record<string, unknown> = Object.create(null, {
-  'json spaces': {
-    enumerable: true,
-    configurable: true,
-    get(this: Record<string, unknown>) {
-      const env = this.env;
-      return env === 'development' ? 2 : env === 'production' ? 0 : undefined;
-    },
-  },
-  'view cache': {
-    enumerable: true,
-    configurable: true,
-    get(this: Record<string, unknown>) {
-      return this.env === 'production';
-    },
-  },
-}) as Record<string, unknown>;
+/** `json spaces` by `env`: 2 in development and 0 in production, as the spec says; unset in any other (`test`, ...), as Express leaves it. */
+function jsonSpacesFor(env: unknown): number | undefined {
+  return env === 'development' ? 2 : env === 'production' ? 0 : undefined;
+}
+
+function viewCacheFor(env: unknown): boolean {
+  return env === 'production';
+}
 
 /**
- * A new app's settings: Express's defaults as its own values (a mounted app
- * keeps them rather than inheriting its parent's), in front of the derived
- * ones. On mount the object is re-parented to the parent's settings, so
+ * Puts on an app's `settings` a setting that follows the reading app's
+ * `env` until an app in the chain sets it, so `app.set('env', ...)` after
+ * creation counts too: what the settings above have (a mounted app's
+ * parent's, themselves derived or set), else the value for `env`. Own and
+ * not enumerable, so the settings' prototype is Express's (null in v5,
+ * Object.prototype in v4 and legacy) and `Object.keys` lists what Express's does.
+ */
+function defineDerived(settings: Record<string, unknown>, name: string, fromEnv: (env: unknown) => unknown): void {
+  Object.defineProperty(settings, name, {
+    configurable: true,
+    enumerable: false,
+    get(this: Record<string, unknown>) {
+      const above = Object.getPrototypeOf(settings) as object | null;
+      return above !== null && name in above ? Reflect.get(above, name, this) : fromEnv(this.env);
+    },
+    set(this: Record<string, unknown>, value: unknown) {
+      putSetting(this, name, value);
+    },
+  });
+}
+
+/**
+ * A setting's value as `app.get(name)` reads it. A name only
+ * `Object.prototype` has (`toString`, `constructor`: v4's and legacy's
+ * settings inherit it, as Express 4's do) is unset, as Express 4 and 5 read it.
+ */
+export function readSetting(settings: Record<string, unknown>, name: string): unknown {
+  const value = settings[name];
+  if (value === undefined || !(name in Object.prototype)) return value;
+  for (let s: object | null = settings; s !== null && s !== Object.prototype; s = Object.getPrototypeOf(s) as object | null) {
+    if (Object.prototype.hasOwnProperty.call(s, name)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A new app's settings, with no prototype (Express 5's; v4 and legacy give
+ * them Object.prototype): Express's defaults as its own values (a mounted
+ * app keeps them rather than inheriting its parent's), and the derived
+ * `json spaces` and `view cache`. On mount the object is re-parented to the parent's settings, so
  * everything else (custom settings, `json spaces`, `view engine`...) is
  * inherited; `trust proxy` is too while the app has not set it (see
  * `TRUST_PROXY_DEFAULT`).
  */
 export function defaultSettings(queryParser: 'simple' | 'extended', compile: SettingCompilers = compilers): Record<string, unknown> {
-  const settings = Object.create(derivedSettings) as Record<string, unknown>;
+  const settings = Object.create(null) as Record<string, unknown>;
+  defineDerived(settings, 'json spaces', jsonSpacesFor);
+  defineDerived(settings, 'view cache', viewCacheFor);
   const defaults: Record<string, unknown> = {
     env: process.env.NODE_ENV || 'development',
     'x-powered-by': true,

@@ -30,6 +30,14 @@ export interface Profile {
     /** `urlencoded()` without `extended`: its default, and the warning v4 prints. */
     urlencoded: UrlencodedDefaults;
   };
+  /**
+   * How `res.send` writes a string body. `buffer` (Express 4 and 5): as a
+   * Buffer when it is tagged or 1,000 characters long, so node writes the
+   * head apart, in latin1, and a custom `etag fn` gets the Buffer. `string`
+   * (Express 3): always as the string, so node writes the head with it, in
+   * UTF-8, and the `etag fn` gets the string.
+   */
+  stringBodies: 'buffer' | 'string';
   /** The final handler's 404 and error page, when not Express 5's and 4's. */
   finalPage?: FinalPage;
   /** Members this generation adds to, or answers differently on, the core's objects. */

@@ -47,6 +47,7 @@ function sendOptions(res: unknown, methods: string[], next: (err?: unknown) => v
 export const v5: Profile = {
   router: { compilePath: compileV5Path, mountSeparators: '/', sendOptions, paramFactories: false, shape, callbackRequired: true },
   settings: { queryParser: 'simple' },
+  stringBodies: 'buffer',
   bodyParsers: { wrap: (make) => make, urlencoded: { extended: false } },
   overrides: { request: {}, response: {}, application: {}, factory: {} },
 };

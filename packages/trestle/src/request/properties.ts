@@ -23,7 +23,7 @@ export interface RequestState {
 const kQuery = Symbol('trestle.query');
 interface QueryCache {
   url: string;
-  search: string;
+  search: string | null;
   value: unknown;
 }
 

@@ -102,10 +102,11 @@ export const bodyMembers = {
     if (chunk !== undefined) {
       const etagFn = this.app.settings['etag fn'] as EtagFn | undefined;
       const generateETag = etagFn !== undefined && !peekETag(this);
+      const stringBodies = typeof chunk === 'string' ? (this.app._framework?.profile.stringBodies ?? 'buffer') : undefined;
       let length: number;
       if (typeof chunk !== 'string') {
         length = chunk.length;
-      } else if (generateETag && etagFn !== WEAK_ETAG && etagFn !== STRONG_ETAG) {
+      } else if (generateETag && stringBodies === 'buffer' && etagFn !== WEAK_ETAG && etagFn !== STRONG_ETAG) {
         chunk = Buffer.from(chunk, encoding);
         encoding = undefined;
         length = chunk.length;
@@ -122,6 +123,20 @@ export const bodyMembers = {
         } else {
           const tag = etagFn(chunk, encoding);
           if (tag) this.setHeader('ETag', tag);
+        }
+      }
+      if (typeof chunk === 'string' && stringBodies === 'buffer' && (generateETag || chunk.length >= 1000)) {
+        // Express 4 and 5 sent this string as a Buffer, so node wrote the
+        // head apart, in latin1: a header value `café` goes out as the byte
+        // E9, where a string body would take it into its UTF-8. A string as
+        // long in bytes as in characters is ASCII, the same in latin1: sent
+        // as latin1 it keeps head and body in one write (a Buffer costs a
+        // second one, ~10% of a hello world).
+        if (length === chunk.length) {
+          encoding = 'latin1';
+        } else {
+          chunk = Buffer.from(chunk, encoding);
+          encoding = undefined;
         }
       }
     }

@@ -24,6 +24,7 @@ export interface ResponseState {
   req: RequestState;
   app: {
     settings: Record<string, unknown>;
+    _framework?: { profile: { stringBodies?: 'buffer' | 'string' } };
     render(name: string, options: object, cb: RenderDone): void;
   };
   headersSent: boolean;

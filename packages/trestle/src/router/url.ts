@@ -11,13 +11,17 @@ export function getPathname(url: string): string {
   return path.length === 0 ? '/' : path;
 }
 
-/** The query string of `url`: after the first `?`, up to a fragment (`#`), as url.parse reads it. */
-export function getSearch(url: string): string {
+/**
+ * The query string of `url`: after the first `?`, up to a fragment (`#`), as
+ * url.parse reads it; null when there is no `?` before a fragment (a bare
+ * `?` gives ''). The `query parser` gets it as it is: Express passes null.
+ */
+export function getSearch(url: string): string | null {
   const query = url.indexOf('?');
-  if (query === -1) return '';
+  if (query === -1) return null;
   const hash = url.indexOf('#');
   if (hash === -1) return url.slice(query + 1);
-  return hash < query ? '' : url.slice(query + 1, hash);
+  return hash < query ? null : url.slice(query + 1, hash);
 }
 
 /** Where the path of `url` ends: at its query string or fragment. */

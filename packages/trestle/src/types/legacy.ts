@@ -158,7 +158,7 @@ export interface TrestleLegacy extends FactoryMembers<'legacy'>, BundledMiddlewa
   /** The request logger (logline, morgan-compatible), as Express 3 bundled it. */
   logger: typeof logline;
   /** Parses the query string into `req.query` when nothing has yet: with `qs` and `options`, or with a parser function. */
-  query(options?: QueryOptions | ((str: string) => unknown)): Middleware;
+  query(options?: QueryOptions | ((str: string | null) => unknown)): Middleware;
   /** Serves the files under `root`; `trestle.static.mime` is the table it types them by. */
   static: ServeStaticV4;
 }

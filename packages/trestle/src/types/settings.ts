@@ -51,8 +51,8 @@ export interface KnownSettings {
   'view engine': string | undefined;
   /** The directory of views, or directories searched in order; default `views` in the working directory. */
   views: string | string[];
-  /** How `req.query` is parsed: `'simple'` (node's `querystring`; v5's default), `'extended'` (`qs`; v4's default), `false` for `{}`, or a function. */
-  'query parser': boolean | 'simple' | 'extended' | ((str: string) => object);
+  /** How `req.query` is parsed: `'simple'` (node's `querystring`; v5's default), `'extended'` (`qs`; v4's default), `false` for `{}`, or a function, given the query string (null when the URL has none). */
+  'query parser': boolean | 'simple' | 'extended' | ((str: string | null) => object);
   /** How many labels at the right of the host name `req.subdomains` leaves out; default 2. */
   'subdomain offset': number;
   /** The `ETag` `res.send()` computes: `'weak'` (default, or `true`), `'strong'`, `false` for none, or `(body, encoding) => tag`. */

@@ -37,6 +37,8 @@ export const legacy: Profile = {
   },
   // `query parser` as v4 reads it (Express 3 had no such setting: it always parsed with qs).
   settings: { queryParser: 'extended', compileETag: compileETagMd5, compileQueryParser: compileQueryParserV4, unsetQuery: parseQs },
+  // Express 3 sent strings as strings: a header's latin1 goes out in UTF-8.
+  stringBodies: 'string',
   // Express 3 parsed forms with qs, and said nothing about it.
   bodyParsers: { wrap: withEmptyBody, urlencoded: { extended: true } },
   finalPage: express3Page,

@@ -53,8 +53,8 @@ const v4RouterSlot: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
 /**
  * What Express 4 and 3 share against the core (Express 5): `listen` is the
  * server's own (the callback runs once listening; a listen error is only
- * the server's `error` event), and `app.engines` and `app.cache` (the
- * compiled views) are ordinary objects.
+ * the server's `error` event), and `app.engines`, `app.cache` (the
+ * compiled views) and `app.settings` are ordinary objects.
  */
 export const expressFourAppMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
   listen(this: App, ...args: unknown[]): Server {
@@ -64,6 +64,7 @@ export const expressFourAppMembers: PropertyDescriptorMap = Object.getOwnPropert
     (applicationMembers as { init(this: App): void }).init.call(this);
     this.engines = {};
     this.cache = {};
+    Object.setPrototypeOf(this.settings, Object.prototype);
   },
 });
 

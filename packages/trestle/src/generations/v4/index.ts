@@ -38,6 +38,7 @@ export const v4: Profile = {
   },
   // `query parser` off answers {}; with no `query parser fn` at all, Express 4's query layer fell back to qs.
   settings: { queryParser: 'extended', compileQueryParser: compileQueryParserV4, unsetQuery: parseQs },
+  stringBodies: 'buffer',
   bodyParsers: {
     wrap: withEmptyBody,
     urlencoded: { extended: true, deprecation: 'undefined extended: provide extended option' },

@@ -14,12 +14,12 @@ import { getSearch } from '../../router/url';
 // qs is loaded when an app asks for query(), not by require('trestle/v4').
 const qsModule = lazy(() => require('qs') as typeof import('qs'));
 
-type QueryParser = (str: string, options?: qs.IParseOptions) => unknown;
+type QueryParser = (str: string | null, options?: qs.IParseOptions) => unknown;
 type Req = IncomingMessage & { query?: unknown };
 
 /** `qs.parse` with prototype keys allowed: what Express 4's query layer parsed with when given no parser. */
-export function parseQs(str: string): Record<string, unknown> {
-  return qsModule().parse(str, { allowPrototypes: true }) as Record<string, unknown>;
+export function parseQs(str: string | null): Record<string, unknown> {
+  return qsModule().parse(str ?? '', { allowPrototypes: true }) as Record<string, unknown>;
 }
 
 /** `query parser` in Express 4: `false` is a parser answering `{}`, not the absence of one. */
@@ -28,7 +28,7 @@ export function compileQueryParserV4(value: unknown): QueryParserFn | undefined 
 }
 
 export function query(options?: qs.IParseOptions | QueryParser) {
-  let parse: QueryParser = (str, parseOptions) => qsModule().parse(str, parseOptions);
+  let parse: QueryParser = (str, parseOptions) => qsModule().parse(str ?? '', parseOptions);
   let opts: qs.IParseOptions | undefined = { ...(options as qs.IParseOptions | undefined) };
   if (typeof options === 'function') {
     parse = options;
