@@ -14,6 +14,7 @@ import type { JsonOptions, UrlencodedOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
 import type { MediaType, RequestCore } from './request';
 import type { Layer, PathParams, Route, RouteConstructor, RouteMatcher, Router, RouterPrototypeFactory } from './router';
+import type { QueryParserFunction } from './settings';
 import type { QueryOptions, ServeStaticV4 } from './v4';
 import type { ParamFactory, ResponseV4 } from './v4';
 
@@ -158,7 +159,7 @@ export interface TrestleLegacy extends FactoryMembers<'legacy'>, BundledMiddlewa
   /** The request logger (logline, morgan-compatible), as Express 3 bundled it. */
   logger: typeof logline;
   /** Parses the query string into `req.query` when nothing has yet: with `qs` and `options`, or with a parser function. */
-  query(options?: QueryOptions | ((str: string | null) => unknown)): Middleware;
+  query(options?: QueryOptions | QueryParserFunction<unknown>): Middleware;
   /** Serves the files under `root`; `trestle.static.mime` is the table it types them by. */
   static: ServeStaticV4;
 }

@@ -28,6 +28,13 @@ export interface ViewInstance {
 }
 
 /** Settings Express users read and write, with their value types. */
+/**
+ * A query-string parser: given the query string, or null when the URL has
+ * none (as Express 4 and 5 call it). Declared as a method so that a parser
+ * written for Express's types, `(str: string) => ...`, still type-checks.
+ */
+export type QueryParserFunction<R = object> = { parse(str: string | null): R }['parse'];
+
 export interface KnownSettings {
   /** The environment mode; default `NODE_ENV`, else `'development'`. */
   env: string;
@@ -52,7 +59,7 @@ export interface KnownSettings {
   /** The directory of views, or directories searched in order; default `views` in the working directory. */
   views: string | string[];
   /** How `req.query` is parsed: `'simple'` (node's `querystring`; v5's default), `'extended'` (`qs`; v4's default), `false` for `{}`, or a function, given the query string (null when the URL has none). */
-  'query parser': boolean | 'simple' | 'extended' | ((str: string | null) => object);
+  'query parser': boolean | 'simple' | 'extended' | QueryParserFunction;
   /** How many labels at the right of the host name `req.subdomains` leaves out; default 2. */
   'subdomain offset': number;
   /** The `ETag` `res.send()` computes: `'weak'` (default, or `true`), `'strong'`, `false` for none, or `(body, encoding) => tag`. */

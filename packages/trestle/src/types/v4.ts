@@ -10,6 +10,7 @@ import type { SendFileOptions, StaticOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
 import type { Request } from './request';
 import type { Response } from './response';
+import type { QueryParserFunction } from './settings';
 import type { Route, RouteConstructor, RouteMatcher, Router, RouterPrototypeFactory } from './router';
 
 declare module './generation' {
@@ -200,7 +201,7 @@ export interface TrestleV4 extends FactoryMembers<'v4'>, UnbundledMiddleware {
   /** Creates an application; `L` types `app.locals`. Its paths use the v4 path syntax. */
   <L extends LocalsRecord = LocalsRecord>(): ApplicationV4<L>;
   /** Parses the query string into `req.query` when nothing has yet (in an app the router already has): with `qs` and `options`, or with a parser function. */
-  query(options?: QueryOptions | ((str: string | null) => unknown)): Middleware;
+  query(options?: QueryOptions | QueryParserFunction<unknown>): Middleware;
   /** Serves the files under `root`; `trestle.static.mime` is the table it types them by. */
   static: ServeStaticV4;
 }

@@ -66,6 +66,12 @@ app.set('trust proxy', 1);
 app.set('etag', 'strong');
 // @ts-expect-error -- `x-powered-by` is a boolean
 app.set('x-powered-by', 'yes');
+// A query parser is given null when the URL has no query string; one written
+// for Express's types, taking a string, still type-checks.
+app.set('query parser', (str: string | null) => ({ raw: str ?? '' }));
+app.set('query parser', (str: string) => ({ raw: str }));
+// @ts-expect-error -- a parser answers an object
+app.set('query parser', (str: string) => str.length);
 
 // Middleware that augments the request the way the ecosystem does: globally.
 declare global {
