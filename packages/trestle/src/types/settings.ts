@@ -27,14 +27,17 @@ export interface ViewInstance {
   render(options: object, callback: RenderCallback): void;
 }
 
-/** Settings Express users read and write, with their value types. */
 /**
  * A query-string parser: given the query string, or null when the URL has
  * none (as Express 4 and 5 call it). Declared as a method so that a parser
  * written for Express's types, `(str: string) => ...`, still type-checks.
  */
-export type QueryParserFunction<R = object> = { parse(str: string | null): R }['parse'];
+export type QueryParserFunction<R = object> = {
+  /** Parses the query string (null when the URL has none) into `req.query`. */
+  parse(str: string | null): R;
+}['parse'];
 
+/** Settings Express users read and write, with their value types. */
 export interface KnownSettings {
   /** The environment mode; default `NODE_ENV`, else `'development'`. */
   env: string;
