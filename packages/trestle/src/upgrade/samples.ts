@@ -186,9 +186,14 @@ export function nearMisses(path: string): string[] {
   return out;
 }
 
-/** Samples of both patterns and their near misses, each starting with '/'. */
+/**
+ * Samples of both patterns and their near misses, each starting with '/'.
+ * Paths of slashes alone ('//') are left out: Express 5's `get('/')` serves
+ * `//` and Express 4's does not, a difference of the root route in every
+ * app, said once in docs/migrating-v4.md rather than as a finding per app.
+ */
 export function samplePaths(patterns: RegExp[], perPattern = 150): string[] {
-  const all = new Set<string>(['/', '//', '/a', '/a/b']);
+  const all = new Set<string>(['/', '/a', '/a/b']);
   patterns.forEach((regexp, n) => {
     for (const s of drawFrom(regexp, perPattern, 0x5eed + n)) {
       const path = s.startsWith('/') ? s : '/' + s;
@@ -196,5 +201,5 @@ export function samplePaths(patterns: RegExp[], perPattern = 150): string[] {
       for (const miss of nearMisses(path)) if (miss.startsWith('/')) all.add(miss);
     }
   });
-  return [...all];
+  return [...all].filter((p) => !/^\/\/+$/.test(p));
 }
