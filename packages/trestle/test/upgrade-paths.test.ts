@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import trestle from 'trestle';
 import trestleV4 from 'trestle/v4';
 import { type MatchOptions, type ParamRename, routeFindings, routeTable, translatePath, verifyPath } from 'trestle/upgrade';
@@ -136,6 +137,48 @@ describe('upgrade report: translatePath on the table', () => {
     assert.equal(t.suggestion?.path, '/Users{/:id}');
     assert.equal(t.suggestion?.verification.equivalent, true);
     assert.equal(String(translatePath('/:n(\\d+)', { sensitive: true }).suggestion?.path), String(/^(?:\/(?<n>\d+))\/?$/));
+  });
+});
+
+function compilesOnExpress4(path: string, options: MatchOptions): boolean {
+  try {
+    translatePath(path, options);
+    return true;
+  } catch (err) {
+    if (err instanceof SyntaxError) return false;
+    throw err;
+  }
+}
+
+describe('upgrade report: any v4 path built from the syntax', () => {
+  // Pieces of the v4 syntax; names are drawn so that none repeats (see the next test for repeats).
+  const piece = fc.constantFrom('users', ':id', ':id?', '*', ':n(\\d+)', 'ab+c', 'ab?c', '(x|y)', ':a.:b', ':f.:e?', '.json', '-', ':x-:y', 'file*', 'a.b', ':p*', '\\.', '%20', 'é', 'UP');
+  const path = fc.tuple(fc.array(fc.tuple(piece, fc.boolean()), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([pieces, slash]) => {
+    let n = 0;
+    const text = pieces.map(([p, lead]) => (lead ? '/' : '') + p.replace(/:(\w+)/g, (_m, name: string) => `:${name}${n++}`)).join('');
+    return (text.startsWith('/') ? text : '/' + text) + (slash ? '/' : '');
+  });
+  const options = fc.record({ end: fc.boolean(), strict: fc.boolean(), sensitive: fc.boolean() }).map((o) => (o.end ? o : { ...o, strict: false }));
+
+  test('needs no change, or gets a suggestion verified equivalent', () => {
+    fc.assert(fc.property(path, options, (p, o) => {
+      // Some mixes are no regular expression at all: Express 4 throws on them too.
+      fc.pre(compilesOnExpress4(p, o));
+      const t = translatePath(p, o);
+      if (t.change === 'none') return t.asWritten!.equivalent;
+      return t.suggestion!.verification.equivalent;
+    }), { numRuns: 150, seed: 33 });
+  });
+
+  test('a path Express 4 cannot compile throws as on Express 4', () => {
+    assert.throws(() => translatePath('/(x|y):a.:b'), SyntaxError);
+  });
+
+  test('a name used twice, the last one optional: no Express 5 path keeps the earlier value, and the report says so', () => {
+    const t = translatePath('/:id?/x/:id?');
+    assert.equal(t.suggestion?.verification.equivalent, false);
+    assert.ok(t.suggestion!.verification.counterexamples.some((c) => c.v4.params?.id !== undefined && c.v5.params?.id === undefined));
+    assert.match(t.suggestion!.notes.join('\n'), /:id is used twice/);
   });
 });
 

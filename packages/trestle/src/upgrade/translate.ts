@@ -82,6 +82,8 @@ function wildcardName(taken: Set<string>): string {
 
 /** The v4 path in v5 string syntax, or undefined when it holds what v5 strings cannot say (regexps, `+`, groups). */
 function stringForm(path: string): StringForm | undefined {
+  // A name used twice: Express 4 keeps the last value matched, which no v5 form promises.
+  if (repeatedName(path) !== undefined) return undefined;
   const taken = new Set([...path.matchAll(/:(\w+)/g)].map((m) => m[1]!));
   const form: StringForm = { template: '', wildcards: [], renames: [] };
   let last = 0;
@@ -127,18 +129,23 @@ function candidates(form: StringForm): string[] {
   return form.wildcards.length === 0 ? [fill(false)] : [fill(false), fill(true)];
 }
 
-/** Express 4's own regular expression for the path, its parameter groups named (`req.params.id`), unnamed ones left as `req.params[0]`. */
+/**
+ * Express 4's own regular expression for the path, its parameter groups
+ * named (`req.params.id`), unnamed ones left as `req.params[0]`. A name used
+ * twice (`/:id/x/:id`) names its last group, the value Express 4 keeps; the
+ * earlier ones stop capturing.
+ */
 export function regexpForm(path: string, options: MatchOptions): RegExp {
   const { regexp, keys } = v4Matcher(path, options);
-  const seen = new Set<string>();
+  const last = new Map<string | number, number>();
+  keys.forEach((key, i) => last.set(key.name, i));
   let k = 0;
   const source = regexp.source.replace(MATCHING_GROUP, (group: string, named: string | undefined) => {
     if (group[0] === '\\') return group;
-    const key = keys[k++];
-    const name = named ?? key?.name;
-    if (named !== undefined || typeof name !== 'string' || !/^[$_\p{ID_Start}][$\p{ID_Continue}]*$/u.test(name) || seen.has(name)) return group;
-    seen.add(name);
-    return `(?<${name}>`;
+    const index = k++;
+    const name = keys[index]?.name;
+    if (named !== undefined || typeof name !== 'string' || !/^[$_\p{ID_Start}][$\p{ID_Continue}]*$/u.test(name)) return group;
+    return last.get(name) === index ? `(?<${name}>` : '(?:';
   });
   return new RegExp(source, regexp.flags);
 }
@@ -171,7 +178,19 @@ function suggest(path: string, options: MatchOptions): Suggestion {
   const regexp = regexpForm(path, options);
   const verification = verifyPath(path, regexp, options);
   if (!verification.equivalent && fallback !== undefined) return fallback;
-  return { path: regexp, code: String(regexp), renames: [], notes: [REGEXP_NOTE], verification };
+  const notes = [REGEXP_NOTE];
+  const twice = repeatedName(path);
+  if (twice !== undefined) notes.push(`:${twice} is used twice: Express 4 keeps the last value matched (an earlier one when the last is absent), which no Express 5 path does; give each its own name`);
+  return { path: regexp, code: String(regexp), renames: [], notes, verification };
+}
+
+function repeatedName(path: string): string | undefined {
+  const seen = new Set<string>();
+  for (const [, name] of path.matchAll(/:(\w+)/g)) {
+    if (seen.has(name!)) return name;
+    seen.add(name!);
+  }
+  return undefined;
 }
 
 /**
@@ -180,9 +199,12 @@ function suggest(path: string, options: MatchOptions): Suggestion {
  * RegExp) that matches the same URLs, verified on sample paths. `options` are
  * the layer's: routes `{ end: true, strict, sensitive }` (the app's strict and
  * case-sensitive routing), `use` mounts `{ end: false, strict: false, sensitive }`.
+ * Throws Express 4's own error (a SyntaxError) for a path Express 4 rejects.
  */
 export function translatePath(v4Path: string, options: Partial<MatchOptions> = {}): PathTranslation {
   const opts: MatchOptions = { ...ROUTE_OPTIONS, ...options };
+  // A path Express 4 itself cannot compile throws its error here, as it would on Express 4.
+  v4Matcher(v4Path, opts);
   let asWritten: Verification;
   try {
     asWritten = verifyPath(v4Path, v4Path, opts);
