@@ -69,19 +69,29 @@ function methodsOf(route: StackLayer['route']): string[] {
   return Object.keys(route?.methods ?? {}).filter((m) => route!.methods![m]).map((m) => (m === '_all' ? 'ALL' : m.toUpperCase()));
 }
 
-function entriesFor(kind: RouteEntry['kind'], path: unknown, mountPath: string, methods: string[], options: MatchOptions): RouteEntry[] {
+/** Translations made during one walk: apps repeat a path (a route per method, a mount per middleware). */
+type Memo = Map<string, PathTranslation>;
+
+function translated(path: string, options: MatchOptions, memo: Memo): PathTranslation {
+  const key = `${options.end} ${options.strict} ${options.sensitive} ${path}`;
+  let translation = memo.get(key);
+  if (translation === undefined) memo.set(key, (translation = translatePath(path, options)));
+  return translation;
+}
+
+function entriesFor(kind: RouteEntry['kind'], path: unknown, mountPath: string, methods: string[], options: MatchOptions, memo: Memo): RouteEntry[] {
   const list = Array.isArray(path) ? (path.flat(Infinity) as unknown[]) : [path];
   return list.map((p) => {
     const entry: RouteEntry = { kind, path: display(p), mountPath, methods, options };
     if (typeof p === 'string') {
-      const translation = translatePath(p, options);
+      const translation = translated(p, options, memo);
       if (translation.change !== 'none') entry.finding = translation;
     }
     return entry;
   });
 }
 
-function walk(router: WalkedRouter, mountPath: string, out: TableEntry[], seen: Set<object>): void {
+function walk(router: WalkedRouter, mountPath: string, out: TableEntry[], seen: Set<object>, memo: Memo): void {
   if (seen.has(router)) return;
   seen.add(router);
   const strict = Boolean(router.strict);
@@ -89,14 +99,14 @@ function walk(router: WalkedRouter, mountPath: string, out: TableEntry[], seen: 
   const first = out.length;
   for (const layer of router.stack) {
     if (layer.route !== undefined) {
-      out.push(...entriesFor('route', layer.route.path, mountPath, methodsOf(layer.route), { end: true, strict, sensitive }));
+      out.push(...entriesFor('route', layer.route.path, mountPath, methodsOf(layer.route), { end: true, strict, sensitive }, memo));
       continue;
     }
     const path = registeredPath(layer) ?? '/';
-    const entries = entriesFor('mount', path, mountPath, [], { end: false, strict: false, sensitive });
+    const entries = entriesFor('mount', path, mountPath, [], { end: false, strict: false, sensitive }, memo);
     out.push(...entries);
     const inner = routerOf(mountedApp(layer.handle)) ?? routerOf(layer.handle);
-    if (inner !== undefined) walk(inner, join(mountPath, entries.length === 1 ? entries[0]!.path : display(path)), out, seen);
+    if (inner !== undefined) walk(inner, join(mountPath, entries.length === 1 ? entries[0]!.path : display(path)), out, seen, memo);
   }
   out.push(...paramEntries(router, mountPath, out.slice(first)));
 }
@@ -121,7 +131,7 @@ function paramEntries(router: WalkedRouter, mountPath: string, routes: TableEntr
 export function routeTable(app: unknown): TableEntry[] {
   const router = routerOf(app);
   const out: TableEntry[] = [];
-  if (router !== undefined) walk(router, '', out, new Set());
+  if (router !== undefined) walk(router, '', out, new Set(), new Map());
   return out;
 }
 
