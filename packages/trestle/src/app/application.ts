@@ -6,6 +6,7 @@ import { finalHandler } from './final-handler';
 import { putPoweredBy } from '../response/header-store';
 import { methods } from '../router/methods';
 import { createRouter, type RouterInstance, useArguments } from '../router/router';
+import { noteMountedApp } from '../router/registered';
 import { defaultSettings, putSetting, readSetting, type SettingCompilers, TRUST_PROXY_DEFAULT } from './settings';
 import type { Profile } from '../generations/profile';
 import type { Http2Prototypes } from './http2';
@@ -368,7 +369,7 @@ function firstRouter(app: App): RouterInstance | undefined {
 function mountApp(parent: App, path: unknown, child: App): void {
   child.mountpath = path;
   child.parent = parent;
-  appRouter(parent).use(path, function mounted_app(req: Req, res: Res, next: Next) {
+  const mounted = function mounted_app(req: Req, res: Res, next: Next) {
     if (inheritsAsIs(child, req, res)) {
       const orig = req.app!;
       // Only `app` differs: shadow it rather than swap prototypes (see below).
@@ -388,7 +389,10 @@ function mountApp(parent: App, path: unknown, child: App): void {
       Object.setPrototypeOf(res, resProto);
       next(err);
     });
-  });
+  };
+  // The upgrade report walks into mounted apps through their handler.
+  noteMountedApp(mounted, child);
+  appRouter(parent).use(path, mounted);
   child.emit('mount', parent);
 }
 

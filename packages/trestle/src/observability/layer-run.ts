@@ -9,6 +9,7 @@
 // bound to `asyncStart` are entered for the rest of the walk, so a tracer
 // can give the next layer its own parent back), when its promise settles,
 // or when the response finishes for a handler that answered.
+import { registeredPath } from '../router/registered';
 import { isThenable, rejectionError } from '../router/settle';
 import { type LayerKind, type LayerRunContext, layerRuns } from './channels';
 
@@ -19,8 +20,6 @@ type Call = (ctx: LayerRunContext, next: Next) => unknown;
 const kMountPath = Symbol('trestle.mountPath');
 /** On a response: the runs waiting for it to close (one listener per response, whatever the nesting). */
 const kWaiting = Symbol('trestle.waitingRuns');
-/** The path each `use()` layer was added with, as a string (layers do not keep it: Express's don't). */
-const layerPaths = new WeakMap<object, string>();
 
 /** The fields of a router or route layer read here. */
 export interface TracedLayer {
@@ -48,14 +47,15 @@ export function pathPattern(path: unknown): string {
   return '';
 }
 
-/** Remembers the path `use()` gave a layer. Called when the layer is made, never per request. */
-export function noteLayerPath(layer: object, path: unknown): void {
-  layerPaths.set(layer, pathPattern(path));
-}
-
 function joinPaths(base: string, path: string): string {
   if (path === '/' || path.length === 0) return base;
   return base.endsWith('/') && path[0] === '/' ? base + path.slice(1) : base + path;
+}
+
+/** The path a `use()` layer was added with, as a string ('/' when none was noted). */
+function useLayerPath(layer: object): string {
+  const path = registeredPath(layer);
+  return path === undefined ? '/' : pathPattern(path);
 }
 
 function mountOf(req: unknown): string {
@@ -85,7 +85,7 @@ function callErrorHandler(ctx: LayerRunContext, next: Next): unknown {
 export function traceLayer(layer: TracedLayer, isErrorRun: boolean, err: unknown, req: unknown, res: unknown, next: Next): void {
   const route = layer.route as { path?: unknown } | undefined;
   const inRoute = route === undefined && layer.matchers.length === 0;
-  const layerPath = route !== undefined ? pathPattern(route.path) : inRoute ? undefined : (layerPaths.get(layer) ?? '/');
+  const layerPath = route !== undefined ? pathPattern(route.path) : inRoute ? undefined : useLayerPath(layer);
   const routePath = route !== undefined ? layerPath : inRoute ? pathPattern((req as { route?: { path?: unknown } }).route?.path) : undefined;
   const ctx = context(req, res, layer, layer.name, kindOf(layer, isErrorRun), layerPath, routePath);
   if (isErrorRun) ctx.handledError = err;

@@ -10,7 +10,7 @@ import { mergeParams, type ParamCalled, type ParamFactory, type ParamFn, paramsN
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createError } from '../errors';
 import { type FinalApp, finalHandler } from '../app/final-handler';
-import { noteLayerPath } from '../observability/layer-run';
+import { noteLayerPath } from './registered';
 import { traceRegister } from '../observability/orchestrion';
 
 type Next = (err?: unknown) => void;
