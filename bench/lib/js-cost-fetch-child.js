@@ -5,8 +5,7 @@
 // body read, one request after another: what a fetch-speaking runtime (Bun,
 // Deno, Workers) asks of the framework, the Request's making included.
 // Prints one JSON line as js-cost-child.js does.
-const net = require('node:net');
-const { EventEmitter } = require('node:events');
+const { loadServer, waitForServer, print } = require('./js-cost-server');
 const { scenarios } = require('../scenarios');
 
 const [framework, scenarioName] = process.argv.slice(2);
@@ -14,38 +13,18 @@ const BATCH = 50;
 const WARMUP_REQUESTS = 30_000;
 const MEASURED_REQUESTS = 300_000;
 
-let server;
-net.Server.prototype.listen = function listen(...args) {
-  server = this;
-  const callback = args.find((a) => typeof a === 'function');
-  process.nextTick(() => {
-    this.emit('listening');
-    if (callback) callback();
-  });
-  return this;
-};
-net.Server.prototype.address = () => ({ address: '127.0.0.1', family: 'IPv4', port: 1 });
-const stdin = Object.assign(new EventEmitter(), { resume() { return stdin; } });
-Object.defineProperty(process, 'stdin', { value: stdin });
-const print = process.stdout.write.bind(process.stdout);
-process.stdout.write = () => true;
-
-process.argv = [process.argv[0], 'server', scenarioName, '1'];
-const loaded = require(`../servers/${framework}.js`);
+const loaded = loadServer(framework, scenarioName);
 
 /** The app's fetch: Hono's script exports its app; an Express-API app is its server's request listener. */
-function fetchOf() {
+function fetchOf(server) {
   if (loaded && loaded.app) return loaded.app.fetch;
-  const app = server && server.listeners('request')[0];
+  const app = server.listeners('request')[0];
   if (!app || typeof app.fetch !== 'function') throw new Error(`${framework} has no app.fetch`);
   return app.fetch;
 }
 
 async function main() {
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  for (let waited = 0; server === undefined && waited < 60_000; waited += 100) await sleep(100);
-  await sleep(200);
-  const fetch = fetchOf();
+  const fetch = fetchOf(await waitForServer(framework));
   const { method = 'GET', path = '/', headers = {}, body } = scenarios[scenarioName].request;
   const url = `http://127.0.0.1:3000${path}`;
   const init = { method, headers: { 'user-agent': 'js-cost', accept: '*/*', ...headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) }, body };

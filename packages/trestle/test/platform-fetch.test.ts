@@ -4,6 +4,8 @@
 // connection's own, body). Then what only app.fetch can show: streaming as
 // written, a client going away, https URLs, unbound use.
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import logger from 'logline-http';
@@ -16,6 +18,9 @@ type Generation = 'v5' | 'v4' | 'legacy';
 const ENTRIES = { v5: trestle, v4: trestleV4, legacy: trestleLegacy } as unknown as Record<Generation, Entry>;
 const GENERATIONS: Generation[] = ['v5', 'v4', 'legacy'];
 const PUBLIC = join(__dirname, 'fixtures', 'static', 'public');
+/** A file of many reads (2 MB): node pipes it, so the Response has to take it chunk by chunk. */
+const LARGE = join(mkdtempSync(join(tmpdir(), 'trestle-fetch-')), 'large.txt');
+writeFileSync(LARGE, Array.from({ length: 40_000 }, (_, i) => `line ${String(i).padStart(44, '0')}\n`).join(''));
 
 /** What these tests use of an entry, loosely typed: each generation's types differ. */
 interface Entry {
@@ -220,6 +225,12 @@ const CASES: Case[] = [
     name: 'res.sendFile()',
     app: (t) => t().get('/f', (_req, res) => res.sendFile(join(PUBLIC, '4k.txt'))),
     path: '/f',
+    status: 200,
+  },
+  {
+    name: 'res.sendFile() of a large file, streamed',
+    app: (t) => t().get('/large', (_req, res) => res.sendFile(LARGE)),
+    path: '/large',
     status: 200,
   },
   {

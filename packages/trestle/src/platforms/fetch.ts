@@ -268,16 +268,20 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
   }
 }
 
-/** The `Response`'s headers from node's header block: each line one header, so several Set-Cookie stay several. */
-function headersOf(block: string): Headers {
-  const headers = new Headers();
+/**
+ * The `Response`'s headers from node's header block: each line one header,
+ * so several Set-Cookie stay several. As name/value pairs, which the
+ * Response validates once (a Headers object would be validated, then copied).
+ */
+function headersOf(block: string): [string, string][] {
+  const headers: [string, string][] = [];
   let start = block.indexOf('\r\n') + 2;
   for (;;) {
     const end = block.indexOf('\r\n', start);
     if (end <= start) break;
     const colon = block.indexOf(':', start);
     const name = block.slice(start, colon);
-    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, block.slice(colon + 1, end).trim());
+    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push([name, block.slice(colon + 1, end).trim()]);
     start = end + 2;
   }
   return headers;
