@@ -5,6 +5,7 @@
 // written, a client going away, https URLs, unbound use.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -304,6 +305,17 @@ for (const gen of GENERATIONS) {
       assert.equal(await res.text(), 'user 1');
       const worker = { fetch: app.fetch };
       assert.equal(await (await worker.fetch(new Request('http://localhost/users/2'))).text(), 'user 2');
+    });
+
+    test("req and res are node's IncomingMessage and ServerResponse, of the app's classes", async () => {
+      const app = t().get('/k', (req, res) => {
+        res.json({
+          req: req instanceof IncomingMessage && Object.getPrototypeOf(req) === (app as unknown as { request: object }).request,
+          res: res instanceof ServerResponse && Object.getPrototypeOf(res) === (app as unknown as { response: object }).response,
+          app: req.app === app,
+        });
+      });
+      assert.deepEqual(await (await app.fetch(new Request('http://localhost/k'))).json(), { req: true, res: true, app: true });
     });
 
     test('an https URL is a secure request; the host comes from the URL', async () => {

@@ -53,7 +53,7 @@ class FetchSocket extends EventEmitter {
   _httpMessage: ServerResponse | null = null;
   /** The `Response` once made; before that, the chunks node wrote. */
   response: Response | undefined = undefined;
-  chunks: Buffer[] | null = null;
+  chunks: (Buffer | string)[] | null = null;
   controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   scheduled = false;
   resolve: Resolve | undefined;
@@ -89,13 +89,13 @@ class FetchSocket extends EventEmitter {
       this.scheduled = true;
       process.nextTick(answer, this);
     }
-    const chunk = typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    if (chunk.length === 0) return true;
+    if (data.length === 0) return true;
     if (this.controller !== null) {
-      this.controller.enqueue(chunk);
+      this.controller.enqueue(toBytes(data, encoding));
       return (this.controller.desiredSize ?? 1) > 0;
     }
-    this.chunks?.push(chunk);
+    // UTF-8 text is kept as text: a Response takes a string faster than bytes.
+    this.chunks?.push(typeof data === 'string' && (encoding == null || encoding === 'utf8') ? data : toBytes(data, encoding));
     return true;
   }
 
@@ -182,6 +182,16 @@ class FetchSocket extends EventEmitter {
 
 function ignore(): void {}
 
+function toBytes(data: string | Uint8Array, encoding: BufferEncoding | null | undefined): Buffer {
+  return typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** The whole body written in one turn: one UTF-8 string as is, else the bytes. */
+function wholeBody(chunks: (Buffer | string)[]): string | Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1 && typeof chunks[0] === 'string') return chunks[0];
+  return Buffer.concat(chunks.map((c) => toBytes(c, 'utf8'))) as Uint8Array<ArrayBuffer>;
+}
+
 function connReset(): Error {
   return Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
 }
@@ -226,7 +236,7 @@ function answer(socket: FetchSocket): void {
   let body: BodyInit | null = null;
   if (!bodiless(status, req.method!)) {
     const chunks = socket.chunks!;
-    if (res.writableFinished || res.writableEnded) body = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>;
+    if (res.writableFinished || res.writableEnded) body = wholeBody(chunks);
     else body = new ReadableStream<Uint8Array>(new ResponseSource(socket));
   }
   socket.chunks = null;
@@ -249,7 +259,7 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
 
   start(controller: ReadableStreamDefaultController<Uint8Array>): void {
     const socket = this.socket;
-    for (const chunk of socket.chunks!) controller.enqueue(chunk);
+    for (const chunk of socket.chunks!) controller.enqueue(toBytes(chunk, 'utf8'));
     socket.controller = controller;
   }
 
