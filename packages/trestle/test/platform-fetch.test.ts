@@ -9,7 +9,12 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import compression from 'compression';
+import cookieParser from 'cookie-parser';
+import cors from 'cors';
+import helmet from 'helmet';
 import logger from 'logline-http';
+import multer from 'multer';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
@@ -254,6 +259,48 @@ const CASES: Case[] = [
         res.end('three');
       }),
     path: '/w',
+    status: 200,
+  },
+  // The ecosystem's middleware, unchanged.
+  {
+    name: 'helmet',
+    app: (t) => t().use(helmet() as never).get('/', (_req, res) => res.send('safe')),
+    path: '/',
+    status: 200,
+  },
+  {
+    name: 'cors, a preflight',
+    app: (t) => t().use(cors({ origin: 'https://a.example', credentials: true }) as never).get('/', (_req, res) => res.send('x')),
+    method: 'OPTIONS',
+    path: '/',
+    headers: { origin: 'https://a.example', 'access-control-request-method': 'PUT' },
+    status: 204,
+  },
+  {
+    name: 'compression (gzip)',
+    app: (t) => t().use(compression({ threshold: 0 }) as never).get('/', (_req, res) => res.send('squeeze me '.repeat(100))),
+    path: '/',
+    headers: { 'accept-encoding': 'gzip' },
+    status: 200,
+  },
+  {
+    name: 'cookie-parser',
+    app: (t) => t().use(cookieParser('s3cret') as never).get('/', (req, res) => res.json({ cookies: req.cookies, signed: req.signedCookies })),
+    path: '/',
+    headers: { cookie: 'a=1; b=two' },
+    status: 200,
+  },
+  {
+    name: 'multer, a file upload',
+    app: (t) =>
+      t().post('/up', multer().single('doc') as never, (req, res) => {
+        const file = req.file as { originalname: string; size: number; buffer: Buffer };
+        res.json({ name: file.originalname, size: file.size, text: file.buffer.toString(), field: (req.body as Record<string, string>).title });
+      }),
+    method: 'POST',
+    path: '/up',
+    headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    body: ['--XyZ', 'Content-Disposition: form-data; name="title"', '', 'notes', '--XyZ', 'Content-Disposition: form-data; name="doc"; filename="a.txt"', 'Content-Type: text/plain', '', 'file body', '--XyZ--', ''].join('\r\n'),
     status: 200,
   },
 ];
