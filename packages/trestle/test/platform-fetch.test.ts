@@ -12,6 +12,8 @@ import { describe, test } from 'node:test';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import cors from 'cors';
+import session from 'express-session';
+import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import logger from 'logline-http';
 import multer from 'multer';
@@ -24,6 +26,7 @@ type Generation = 'v5' | 'v4' | 'legacy';
 const ENTRIES = { v5: trestle, v4: trestleV4, legacy: trestleLegacy } as unknown as Record<Generation, Entry>;
 const GENERATIONS: Generation[] = ['v5', 'v4', 'legacy'];
 const PUBLIC = join(__dirname, 'fixtures', 'static', 'public');
+const VIEWS = join(__dirname, 'fixtures', 'views', 'main');
 /** A file of many reads (2 MB): node pipes it, so the Response has to take it chunk by chunk. */
 const LARGE = join(mkdtempSync(join(tmpdir(), 'trestle-fetch-')), 'large.txt');
 writeFileSync(LARGE, Array.from({ length: 40_000 }, (_, i) => `line ${String(i).padStart(44, '0')}\n`).join(''));
@@ -261,6 +264,31 @@ const CASES: Case[] = [
     path: '/w',
     status: 200,
   },
+  {
+    name: 'res.download()',
+    app: (t) => t().get('/d', (_req, res) => res.download(join(PUBLIC, 'data.csv'), 'report.csv')),
+    path: '/d',
+    status: 200,
+  },
+  {
+    name: 'res.format()',
+    app: (t) =>
+      t().get('/f', (_req, res) => {
+        res.format({ 'text/plain': () => res.send('text'), 'application/json': () => res.json({ as: 'json' }) });
+      }),
+    path: '/f',
+    headers: { accept: 'application/json' },
+    status: 200,
+  },
+  {
+    name: 'res.render() with ejs',
+    app: (t) => {
+      const app = t().set('views', VIEWS).set('view engine', 'ejs');
+      return app.get('/v', (_req, res) => res.render('user', { app: 'a', res: 'r', call: 'c', shared: 's' }));
+    },
+    path: '/v',
+    status: 200,
+  },
   // The ecosystem's middleware, unchanged.
   {
     name: 'helmet',
@@ -445,6 +473,29 @@ for (const gen of GENERATIONS) {
       assert.equal(await nextChunk(reader), 'first');
       await reader.cancel();
       await closed;
+    });
+
+    test('express-session keeps a session across requests by its cookie', async () => {
+      const app = t();
+      app.use(session({ secret: 'k', resave: false, saveUninitialized: false }) as never);
+      app.get('/count', (req, res) => {
+        const s = req.session as unknown as { n?: number };
+        s.n = (s.n ?? 0) + 1;
+        res.send(String(s.n));
+      });
+      const first = await app.fetch(new Request('http://localhost/count'));
+      assert.equal(await first.text(), '1');
+      const cookie = first.headers.getSetCookie()[0]!.split(';')[0]!;
+      const second = await app.fetch(new Request('http://localhost/count', { headers: { cookie } }));
+      assert.equal(await second.text(), '2');
+    });
+
+    test('express-rate-limit counts clients by options.remoteAddress', async () => {
+      const app = t();
+      app.use(rateLimit({ windowMs: 60_000, limit: 2, standardHeaders: 'draft-7', legacyHeaders: false }) as never);
+      app.get('/', (_req, res) => res.send('ok'));
+      const ask = async (remoteAddress: string) => (await app.fetch(new Request('http://localhost/'), { remoteAddress })).status;
+      assert.deepEqual([await ask('192.0.2.1'), await ask('192.0.2.1'), await ask('192.0.2.1'), await ask('192.0.2.2')], [200, 200, 429, 200]);
     });
 
     test('logline writes one line per request', async () => {
