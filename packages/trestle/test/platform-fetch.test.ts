@@ -461,6 +461,22 @@ for (const gen of GENERATIONS) {
       assert.deepEqual(lines, ['POST /slow -\n']);
     });
 
+    test('an error after the headers went out fails the body, as a cut connection', async () => {
+      let fail: () => void = () => {};
+      const failed = new Promise<void>((resolve) => (fail = resolve));
+      const app = t().set('env', 'test');
+      app.get('/half', (_req, res, next) => {
+        res.write('half');
+        void failed.then(() => next(new Error('late')));
+      });
+      const res = await app.fetch(new Request('http://localhost/half'));
+      assert.equal(res.status, 200);
+      const reader = res.body!.getReader();
+      assert.equal(await nextChunk(reader), 'half');
+      fail();
+      await assert.rejects(reader.read());
+    });
+
     test('cancelling the response body is a client going away', async () => {
       let closedRes: () => void = () => {};
       const closed = new Promise<void>((resolve) => (closedRes = resolve));
