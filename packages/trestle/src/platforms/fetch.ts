@@ -10,7 +10,6 @@ import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
 
-
 /** What this needs of an app (its request and response classes, and its entry), without importing the application. */
 interface FetchableApp {
   _classes: { IncomingMessage: unknown; ServerResponse: unknown };
