@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import scenarioData from './scenarios.js';
 
 const CHILD = fileURLToPath(new URL('./lib/js-cost-child.js', import.meta.url));
+const FETCH_CHILD = fileURLToPath(new URL('./lib/js-cost-fetch-child.js', import.meta.url));
 const DEFAULT_SCENARIOS = ['hello', 'json', 'params', 'middleware', 'body', 'routes-500'];
 const DEFAULT_FRAMEWORKS = ['node', 'trestle', 'fastify'];
 
@@ -38,7 +39,8 @@ JavaScript cost per request (ns), sockets left out. Defaults: --only ${DEFAULT_S
 --frameworks ${DEFAULT_FRAMEWORKS.join(',')} --rounds 3. A framework may name a variant (without
 one it runs the scenario's default, as in the suite):
 --frameworks node:hand-written,trestle:logline,trestle:logline-json,fastify:pino --only logger
---frameworks node:etag,trestle,fastify:etag --only body   (Express's weak ETag by hand; @fastify/etag)`;
+--frameworks node:etag,trestle,fastify:etag --only body   (Express's weak ETag by hand; @fastify/etag)
+--frameworks hono-fetch,trestle-fetch,trestle --only hello,json,params,body   (app.fetch(new Request(...)), no server)`;
 
 function hasTaskset() {
   try {
@@ -59,9 +61,12 @@ function variantOf(framework, given, scenario) {
 }
 
 function measure(spec, scenario, pin) {
-  const [framework, given] = spec.split(':');
+  const [name, given] = spec.split(':');
+  // `trestle-fetch`, `hono-fetch`: the same server's app called through app.fetch (lib/js-cost-fetch-child.js).
+  const fetchMode = name.endsWith('-fetch');
+  const framework = fetchMode ? name.slice(0, -'-fetch'.length) : name;
   const variant = variantOf(framework, given, scenario);
-  const args = [CHILD, framework, scenario, ...(variant ? [variant] : [])];
+  const args = [fetchMode ? FETCH_CHILD : CHILD, framework, scenario, ...(variant ? [variant] : [])];
   const [command, commandArgs] = pin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
   const child = spawnSync(command, commandArgs, {
     encoding: 'utf8',

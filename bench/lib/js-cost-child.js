@@ -7,9 +7,8 @@
 // is the same for every framework and the noisiest part on a shared machine.
 // Prints one JSON line: nanoseconds per request at the 10th percentile and
 // the median of all batches.
-const net = require('node:net');
 const { Duplex } = require('node:stream');
-const { EventEmitter } = require('node:events');
+const { loadServer, waitForServer, print } = require('./js-cost-server');
 const { scenarios } = require('../scenarios');
 
 const [framework, scenarioName, variant] = process.argv.slice(2);
@@ -17,26 +16,8 @@ const BATCH = 50;
 const WARMUP_REQUESTS = 30_000;
 const MEASURED_REQUESTS = 300_000;
 
-// The server scripts listen and wait for the runner's stdin to close: give
-// them a server that does not listen, and a stdin that never closes.
+loadServer(framework, scenarioName, variant);
 let server;
-net.Server.prototype.listen = function listen(...args) {
-  server = this;
-  const callback = args.find((a) => typeof a === 'function');
-  process.nextTick(() => {
-    this.emit('listening');
-    if (callback) callback();
-  });
-  return this;
-};
-net.Server.prototype.address = () => ({ address: '127.0.0.1', family: 'IPv4', port: 1 });
-const stdin = Object.assign(new EventEmitter(), { resume() { return stdin; } });
-Object.defineProperty(process, 'stdin', { value: stdin });
-const print = process.stdout.write.bind(process.stdout);
-process.stdout.write = () => true; // the server's "ready"
-
-process.argv = [process.argv[0], 'server', scenarioName, '1', ...(variant ? [variant] : [])];
-require(`../servers/${framework}.js`);
 
 function requestText(scenario) {
   const { method = 'GET', path = '/', headers = {}, body } = scenario.request;
@@ -88,11 +69,7 @@ class Connection extends Duplex {
 }
 
 async function main() {
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  // Some servers do work before listening (Hono on routes-5000 builds its router).
-  for (let waited = 0; server === undefined && waited < 60_000; waited += 100) await sleep(100);
-  await sleep(200);
-  if (server === undefined) throw new Error(`${framework} did not start a server`);
+  server = await waitForServer(framework);
   const batch = Buffer.from(requestText(scenarios[scenarioName]).repeat(BATCH));
   const connection = new Connection();
   server.emit('connection', connection);

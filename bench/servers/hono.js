@@ -57,6 +57,8 @@ async function buildRouter(app, { name, scenario }) {
 
 const args = parseArgs();
 const app = build(args);
+// bench:js's fetch mode (lib/js-cost-fetch-child.js) calls app.fetch itself.
+module.exports = { app };
 buildRouter(app, args).then(() => {
   serve({ fetch: app.fetch, port: args.port, hostname: HOST }, () => ready()).on('error', fail);
 }, fail);

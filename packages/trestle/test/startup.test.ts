@@ -47,7 +47,11 @@ describe('start-up: dependencies load when first needed', () => {
     const latin1 = steps.get('latin-1 text')!;
     assert.equal(latin1.status, 200);
     assert.ok(latin1.loaded.includes('iconv-lite'), 'another charset loads iconv-lite');
+    const fetched = steps.get('app.fetch')!;
+    assert.equal(fetched.status, 200);
+    assert.ok(fetched.loaded.includes('trestle:fetch'), 'app.fetch loads its module with its first call');
     for (const step of steps.values()) {
+      if (step.step !== 'app.fetch') assert.ok(!step.loaded.includes('trestle:fetch'), `app.fetch's module loaded by "${step.step}"`);
       for (const name of ['busboy', 'logline-http', 'path-to-regexp-v0', 'accepts', 'proxy-addr']) {
         assert.ok(!step.loaded.includes(name), `${name} loaded by "${step.step}"`);
       }

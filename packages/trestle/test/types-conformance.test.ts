@@ -51,7 +51,7 @@ const methods = [
 const routing = [...methods, 'use', 'all', 'route', 'param'] as const;
 const application = [
   ...routing, 'set', 'enable', 'disable', 'enabled', 'disabled', 'engine', 'render', 'listen', 'path', 'handle', 'locals', 'settings',
-  'engines', 'mountpath', 'parent', 'request', 'response', 'cache', 'init',
+  'engines', 'mountpath', 'parent', 'request', 'response', 'cache', 'init', 'fetch',
 ] as const;
 const routerPrototype = [...routing, 'handle'] as const;
 const router = [...routerPrototype, 'stack', 'params', 'caseSensitive', 'mergeParams', 'strict'] as const;

@@ -10,6 +10,7 @@ import { noteMountedApp } from '../router/registered';
 import { defaultSettings, putSetting, readSetting, type SettingCompilers, TRUST_PROXY_DEFAULT } from './settings';
 import type { Profile } from '../generations/profile';
 import type { Http2Prototypes } from './http2';
+import type { FetchOptions } from '../types/options';
 import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } from '../types';
 import { createError } from '../errors';
 import { lazy } from '../lazy';
@@ -42,6 +43,8 @@ export interface App {
   set(name: string, value?: unknown): unknown;
   enabled(name: string): boolean;
   handle(req: Req, res: Res, callback?: Next): void;
+  /** `app.fetch(request, options)`, bound to the app (see init). */
+  fetch(request: Request, options?: FetchOptions): Promise<Response>;
   emit(event: string, ...args: unknown[]): boolean;
   on(event: string, fn: (...args: unknown[]) => void): unknown;
   path(): string;
@@ -130,6 +133,9 @@ export const applicationMembers = {
     this.locals = createLocals(this.settings);
     this.mountpath = '/';
     this.parent = undefined;
+    // Own and bound, so it works unbound: `export default { fetch: app.fetch }`, `Deno.serve(app.fetch)`.
+    const app = this;
+    this.fetch = (request: Request, options?: FetchOptions) => fetchPlatform().fetchApp(app, request, options);
     // A mounted app inherits what its parent has, unless it set it itself
     // (its own defaults included, `trust proxy` excepted: see settings.ts).
     this.on('mount', (parent) => {
@@ -322,6 +328,9 @@ function describeRoots(root: string | string[]): string {
 function isInstance(instance: object, cls: unknown, proto: object): boolean {
   return instance.constructor === cls && (cls as { prototype: object }).prototype === proto;
 }
+
+/** `app.fetch()`, loaded by its first call: apps served over a socket never load it. */
+const fetchPlatform = lazy(() => require('../platforms/fetch') as typeof import('../platforms/fetch'));
 
 /** The HTTP/2 support, loaded by the first HTTP/2 request (node:http2 takes 6 ms to load). */
 const http2 = lazy(() => require('./http2') as typeof import('./http2'));

@@ -5,6 +5,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import './express-global';
 import type { ApplicationOf, Generation, LocalsRecord, RequestOf, ResponseOf } from './generation';
 import type { NextFunction } from './handlers';
+import type { FetchOptions } from './options';
 import type { Locals } from './response';
 import type { RouteMatcher, Router, RouterMethods } from './router';
 import type { EngineCallback, RenderCallback, SettingName, SettingOf, ViewInstance } from './settings';
@@ -64,6 +65,12 @@ export interface ApplicationCore<L extends LocalsRecord = LocalsRecord, G extend
   listen(handle: unknown, listeningListener?: (err?: Error) => void): http.Server;
   /** The absolute mount path of this app. */
   path(): string;
+  /**
+   * Answers a WHATWG `Request` with a `Response`, running the app as over a
+   * socket. Bound to the app: `export default { fetch: app.fetch }` and
+   * `Deno.serve(app.fetch)` work. `options.remoteAddress` is the client's address.
+   */
+  fetch(request: Request, options?: FetchOptions): Promise<Response>;
   /** Runs a request through the app's router, then `callback`, or the final handler (the 404 and error pages). */
   handle(req: http.IncomingMessage, res: http.ServerResponse, callback?: NextFunction): void;
   /** Variables every view of the app sees, `settings` among them; callable to merge an object in. */

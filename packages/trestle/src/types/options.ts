@@ -144,3 +144,11 @@ export interface StaticOptions {
   /** Called with the file about to be sent, to set headers synchronously. */
   setHeaders?: ((res: ResponseOf<'v5'>, path: string, stat: import('node:fs').Stats) => void) | undefined;
 }
+
+/** The second argument of `app.fetch()`: who the client is, which a `Request` does not say. */
+export interface FetchOptions {
+  /** The client's address (`req.ip`, `req.socket.remoteAddress`); default none, as a socket that was closed. */
+  remoteAddress?: string | undefined;
+  /** The client's port (`req.socket.remotePort`). */
+  remotePort?: number | undefined;
+}

@@ -58,3 +58,14 @@ app.del('/x', () => undefined);
 trestle.bodyParser();
 // @ts-expect-error -- Express 4 does not bundle it either: reading it throws
 trestleV4.bodyParser();
+
+// app.fetch on every entry: a Request in, a Promise<Response> out, usable unbound.
+for (const app of [trestle(), trestleV4(), trestleLegacy()]) {
+  const { fetch } = app;
+  expectType<(request: Request, options?: trestle.FetchOptions) => Promise<Response>>()(fetch);
+  const worker: { fetch(request: Request): Promise<Response> } = { fetch: app.fetch };
+  void worker;
+  void app.fetch(new Request('http://localhost/'), { remoteAddress: '127.0.0.1', remotePort: 5000 });
+  // @ts-expect-error -- options are who the client is, nothing else
+  void app.fetch(new Request('http://localhost/'), { remote: '127.0.0.1' });
+}

@@ -1,0 +1,389 @@
+// `app.fetch(request)`: a WHATWG `Request` answered with a `Response`, for
+// tests without a port and for runtimes whose servers speak fetch (Bun,
+// Deno, Workers, Lambda adapters build on it). The app sees what it sees
+// over a socket: `req` is an IncomingMessage of the app's own class, its
+// body fed from `request.body`, and `res` a ServerResponse of the app's
+// class, whose socket is a FetchSocket turning what node writes into the
+// `Response`. They go in through `app.handle()`, the seam Express has, so
+// the router, members, middleware and logline know nothing of this.
+import { EventEmitter } from 'node:events';
+import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
+import type { FetchOptions } from '../types/options';
+
+/** What this needs of an app (its request and response classes, and its entry), without importing the application. */
+interface FetchableApp {
+  _classes: { IncomingMessage: unknown; ServerResponse: unknown };
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
+type AppClasses = { IncomingMessage: new (socket: FetchSocket) => IncomingMessage; ServerResponse: new (req: IncomingMessage) => ServerResponse };
+type Resolve = (response: Response) => void;
+type Reject = (reason: unknown) => void;
+
+/** node's own flag behind `writableNeedDrain`, found once: a FetchSocket that drains has to clear it as node's server does. */
+const kNeedDrain = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kNeedDrain');
+
+/** Headers node adds for the connection, which mean nothing on a `Response`. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
+/** The bodies a `Response` must not have. */
+function bodiless(status: number, method: string): boolean {
+  return method === 'HEAD' || status === 204 || status === 205 || status === 304;
+}
+
+/**
+ * The socket-like object under one request and its response: the client's
+ * address for `req`, the sink of `res` (node writes the header block, then
+ * the body, into `write()`), and the link to the `Request`'s signal and
+ * body reader. One per request, with no closures of its own.
+ */
+class FetchSocket extends EventEmitter {
+  remoteAddress: string | undefined;
+  remotePort: number | undefined;
+  remoteFamily: string | undefined;
+  encrypted: boolean;
+  readable = true;
+  writable = true;
+  destroyed = false;
+  /** node's OutgoingMessage resets `_writableState.corked` directly on end(). */
+  _writableState = { corked: 0 };
+  writableLength = 0;
+  writableHighWaterMark = 16384;
+  _paused = false;
+  _httpMessage: ServerResponse | null = null;
+  /** The `Response` once made; before that, the chunks node wrote. */
+  response: Response | undefined = undefined;
+  chunks: (Buffer | string)[] | null = null;
+  controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  scheduled = false;
+  resolve: Resolve | undefined;
+  reject: Reject | undefined;
+  req: IncomingMessage | undefined;
+  res: ServerResponse | undefined;
+  signal: AbortSignal | null = null;
+  reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  reading = false;
+
+  constructor(encrypted: boolean, options: FetchOptions | undefined) {
+    super();
+    this.encrypted = encrypted;
+    const address = options?.remoteAddress;
+    this.remoteAddress = address;
+    this.remotePort = options?.remotePort;
+    this.remoteFamily = address === undefined ? undefined : address.includes(':') ? 'IPv6' : 'IPv4';
+  }
+
+  /** node writes the response here: informational heads (before the header is sent) are dropped, the rest kept or streamed. */
+  write(data: string | Uint8Array, encoding?: BufferEncoding | ((err?: Error) => void) | null, callback?: (err?: Error) => void): boolean {
+    if (typeof encoding === 'function') {
+      callback = encoding;
+      encoding = undefined;
+    }
+    const res = this.res!;
+    if (callback) process.nextTick(callback);
+    if (!res.headersSent || this.destroyed) return true;
+    if (this.response === undefined && this.chunks === null) {
+      // The first write starts with node's header block (a string), which the Response takes from res._header.
+      data = (data as string).slice((res as unknown as { _header: string })._header.length);
+      this.chunks = [];
+      this.scheduled = true;
+      process.nextTick(answer, this);
+    }
+    if (data.length === 0) return true;
+    if (this.controller !== null) {
+      this.controller.enqueue(toBytes(data, encoding));
+      return (this.controller.desiredSize ?? 1) > 0;
+    }
+    // UTF-8 text is kept as text: a Response takes a string faster than bytes.
+    this.chunks?.push(typeof data === 'string' && (encoding == null || encoding === 'utf8') ? data : toBytes(data, encoding));
+    return true;
+  }
+
+  get writableCorked(): number {
+    return this._writableState.corked;
+  }
+
+  cork(): void {
+    this._writableState.corked++;
+  }
+
+  uncork(): void {
+    if (this._writableState.corked > 0) this._writableState.corked--;
+  }
+
+  /** The consumer reads on: more request body for `req`. */
+  resume(): this {
+    if (!this.reading && this.reader !== null) void pump(this);
+    return this;
+  }
+
+  pause(): this {
+    return this;
+  }
+
+  setTimeout(): this {
+    return this;
+  }
+
+  setNoDelay(): this {
+    return this;
+  }
+
+  setKeepAlive(): this {
+    return this;
+  }
+
+  address(): object {
+    return {};
+  }
+
+  end(): this {
+    return this;
+  }
+
+  destroySoon(): void {
+    this.destroy();
+  }
+
+  /** The client went away (signal, cancelled body) or the app cut the answer short: as a socket closing. */
+  destroy(err?: Error): this {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    // After a finished exchange, the client leaving is nothing the app hears of.
+    if (this.res!.writableFinished) return this;
+    this.readable = this.writable = false;
+    this.signal?.removeEventListener('abort', this);
+    if (this.reader !== null) {
+      this.reader.cancel().catch(ignore);
+      this.reader = null;
+    }
+    const req = this.req!;
+    if (!req.destroyed) req.destroy(connReset());
+    if (this.controller !== null) {
+      try {
+        this.controller.error(err ?? connReset());
+      } catch {
+        // Already closed or cancelled by the consumer.
+      }
+      this.controller = null;
+    } else if (this.response === undefined && this.reject !== undefined) {
+      this.reject(this.signal?.aborted ? this.signal.reason : (err ?? connReset()));
+      this.resolve = this.reject = undefined;
+    }
+    process.nextTick(emitClose, this);
+    return this;
+  }
+
+  /** `request.signal` aborted (an EventListener object, so no closure per request). */
+  handleEvent(): void {
+    this.destroy();
+  }
+}
+
+function ignore(): void {}
+
+function toBytes(data: string | Uint8Array, encoding: BufferEncoding | null | undefined): Buffer {
+  return typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** The whole body written in one turn: one UTF-8 string as is, else the bytes. */
+function wholeBody(chunks: (Buffer | string)[]): string | Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1 && typeof chunks[0] === 'string') return chunks[0];
+  return Buffer.concat(chunks.map((c) => toBytes(c, 'utf8'))) as Uint8Array<ArrayBuffer>;
+}
+
+function connReset(): Error {
+  return Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+}
+
+function emitClose(socket: FetchSocket): void {
+  socket.emit('close', true);
+}
+
+/** Feeds the request body to `req` until it is full (node calls `socket.resume()` again from `req._read`). */
+async function pump(socket: FetchSocket): Promise<void> {
+  socket.reading = true;
+  const req = socket.req!;
+  try {
+    for (;;) {
+      const reader = socket.reader;
+      if (reader === null) return;
+      const { done, value } = await reader.read();
+      if (socket.destroyed) return;
+      if (done) {
+        socket.reader = null;
+        req.complete = true;
+        req.push(null);
+        return;
+      }
+      if (!req.push(value)) return;
+    }
+  } catch (err) {
+    // The body stream failed: as a connection that broke mid-body.
+    if (!socket.destroyed) socket.destroy(err as Error);
+  } finally {
+    socket.reading = false;
+  }
+}
+
+/** Makes the `Response` once node has written the head and what came with it in the same turn. */
+function answer(socket: FetchSocket): void {
+  if (socket.resolve === undefined) return; // already failed (the client left first)
+  const res = socket.res!;
+  const req = socket.req!;
+  const status = res.statusCode;
+  const init = { status, statusText: res.statusMessage, headers: headersOf((res as unknown as { _header: string })._header) };
+  let body: BodyInit | null = null;
+  if (!bodiless(status, req.method!)) {
+    const chunks = socket.chunks!;
+    if (res.writableFinished || res.writableEnded) body = wholeBody(chunks);
+    else body = new ReadableStream<Uint8Array>(new ResponseSource(socket));
+  }
+  socket.chunks = null;
+  const resolve = socket.resolve!;
+  const reject = socket.reject!;
+  socket.resolve = socket.reject = undefined;
+  try {
+    socket.response = new Response(body, init);
+  } catch (err) {
+    // A status or reason a Response cannot carry (a final 1xx, say).
+    reject(err);
+    return;
+  }
+  resolve(socket.response);
+}
+
+/** The `Response` body while the app is still writing: chunks as written, node told to wait while the consumer lags. */
+class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
+  constructor(private socket: FetchSocket) {}
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    const socket = this.socket;
+    for (const chunk of socket.chunks!) controller.enqueue(toBytes(chunk, 'utf8'));
+    socket.controller = controller;
+  }
+
+  pull(): void {
+    const res = this.socket.res as ServerResponse & Record<symbol, unknown>;
+    if (kNeedDrain !== undefined && res[kNeedDrain] === true && !res.writableEnded) {
+      res[kNeedDrain] = false;
+      res.emit('drain');
+    }
+  }
+
+  /** The consumer stopped reading: the client went away. */
+  cancel(): void {
+    this.socket.controller = null;
+    this.socket.destroy();
+  }
+}
+
+/**
+ * The `Response`'s headers from node's header block: each line one header,
+ * so several Set-Cookie stay several. As name/value pairs, which the
+ * Response validates once (a Headers object would be validated, then copied).
+ */
+function headersOf(block: string): [string, string][] {
+  const headers: [string, string][] = [];
+  let start = block.indexOf('\r\n') + 2;
+  for (;;) {
+    const end = block.indexOf('\r\n', start);
+    if (end <= start) break;
+    const colon = block.indexOf(':', start);
+    const name = block.slice(start, colon);
+    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push([name, block.slice(colon + 1, end).trim()]);
+    start = end + 2;
+  }
+  return headers;
+}
+
+/** `res` finished: the `Response` ends with it, and req and res close as after a finished exchange on a socket. */
+function onFinish(this: ServerResponse): void {
+  const socket = this.socket as unknown as FetchSocket | null;
+  if (socket === null) return;
+  socket.signal?.removeEventListener('abort', socket);
+  if (socket.response === undefined && !socket.scheduled) {
+    // Nothing was written after the head (a bodiless answer): answer now.
+    socket.chunks ??= [];
+    answer(socket);
+  } else if (socket.controller !== null) {
+    socket.controller.close();
+    socket.controller = null;
+  }
+  const req = socket.req!;
+  // As node's server: a body nobody read is read to the end and dropped.
+  if (!req.readableEnded && !(req as unknown as { _consuming: boolean })._consuming) req.resume();
+  this.detachSocket(socket as never);
+  process.nextTick(closeResponse, this);
+}
+
+function closeResponse(res: ServerResponse): void {
+  const r = res as ServerResponse & { _closed?: boolean; destroyed: boolean };
+  if (r._closed) return;
+  r.destroyed = true;
+  r._closed = true;
+  res.emit('close');
+}
+
+/** The request line's path: the URL from its path on (a `Request`'s URL never has a fragment). */
+function pathOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash < 0 ? '/' : url.slice(slash);
+}
+
+function putHeader(this: IncomingMessage, value: string, name: string): void {
+  const headers = this.headers;
+  if (name === 'set-cookie') (headers['set-cookie'] ??= []).push(value);
+  else headers[name] = value;
+  this.rawHeaders.push(name, value);
+}
+
+/** `app.fetch(request, options)`: the app's answer to `request` as a `Response`. */
+export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions): Promise<Response> {
+  const url = request.url;
+  const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, options);
+  const classes = app._classes as unknown as AppClasses;
+  const req = new classes.IncomingMessage(socket);
+  req.httpVersionMajor = 1;
+  req.httpVersionMinor = 1;
+  req.httpVersion = '1.1';
+  req.method = request.method;
+  req.url = pathOf(url);
+  req.headers = {};
+  request.headers.forEach(putHeader, req);
+  if (req.headers.host === undefined) {
+    // A Request made in code often has no Host: the URL's is the one the client would send.
+    const host = url.slice(url.indexOf('//') + 2, url.length - req.url.length);
+    req.headers.host = host;
+    req.rawHeaders.push('Host', host);
+  }
+  const body = request.body;
+  if (body === null) {
+    req.complete = true;
+    req.push(null);
+  } else {
+    // A body of unknown length comes as a chunked one would over a socket.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) req.headers['transfer-encoding'] = 'chunked';
+    socket.reader = body.getReader();
+  }
+  const res = new classes.ServerResponse(req);
+  // No chunk framing and no keep-alive: the Response carries the body as is.
+  res.useChunkedEncodingByDefault = false;
+  res.shouldKeepAlive = false;
+  socket.req = req;
+  socket.res = res;
+  res.assignSocket(socket as never);
+  res.on('finish', onFinish);
+  const promise = new Promise<Response>((resolve, reject) => {
+    socket.resolve = resolve;
+    socket.reject = reject;
+  });
+  const signal = request.signal;
+  if (signal.aborted) {
+    socket.destroy();
+    return promise;
+  }
+  socket.signal = signal;
+  signal.addEventListener('abort', socket);
+  app.handle(req, res);
+  return promise;
+}
