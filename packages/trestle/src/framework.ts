@@ -3,6 +3,8 @@
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { type App, applicationMembers, type FrameworkParts } from './app/application';
+import { lifecycleMembers } from './lifecycle/app';
+import { shutdown } from './lifecycle/shutdown';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -36,6 +38,7 @@ export interface Framework {
   raw: typeof raw;
   text: typeof text;
   static: typeof serveStatic;
+  shutdown: typeof shutdown;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -48,7 +51,7 @@ export function createFramework(profile: Profile): Framework {
   Object.defineProperties(response, profile.overrides.response);
 
   const application: object = {};
-  mixin(application, applicationMembers);
+  mixin(application, applicationMembers, lifecycleMembers);
   Object.defineProperties(application, profile.overrides.application);
 
   const { Router, proto: routerProto } = routerFactory(profile.router);
@@ -90,6 +93,7 @@ export function createFramework(profile: Profile): Framework {
   framework.raw = wrap(raw);
   framework.text = wrap(text);
   framework.static = serveStatic;
+  framework.shutdown = shutdown;
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

@@ -107,6 +107,10 @@ declare namespace trestle {
   export type Send<ResBody = unknown, This = Response<ResBody>> = T.Send<ResBody, This>;
   /** The options of `res.download()`. */
   export type DownloadOptions = T.DownloadOptions;
+  /** The options of `trestle.shutdown()` and `app.shutdown()`: `timeout`, `hooks`, `refuse`, `retryAfter`. */
+  export type ShutdownOptions = T.ShutdownOptions;
+  /** What a shutdown did: servers closed, requests in flight and cut, hook errors. */
+  export type ShutdownReport = T.ShutdownReport;
 }
 
 export = trestle;

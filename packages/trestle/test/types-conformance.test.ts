@@ -51,12 +51,12 @@ const methods = [
 const routing = [...methods, 'use', 'all', 'route', 'param'] as const;
 const application = [
   ...routing, 'set', 'enable', 'disable', 'enabled', 'disabled', 'engine', 'render', 'listen', 'path', 'handle', 'locals', 'settings',
-  'engines', 'mountpath', 'parent', 'request', 'response', 'cache', 'init',
+  'engines', 'mountpath', 'parent', 'request', 'response', 'cache', 'init', 'shuttingDown', 'onShutdown', 'shutdown',
 ] as const;
 const routerPrototype = [...routing, 'handle'] as const;
 const router = [...routerPrototype, 'stack', 'params', 'caseSensitive', 'mergeParams', 'strict'] as const;
 const routePrototype = [...methods, 'all'] as const;
-const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static'] as const;
+const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static', 'shutdown'] as const;
 const unbundled = [
   'bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout',
   'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache',

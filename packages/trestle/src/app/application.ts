@@ -13,6 +13,7 @@ import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } fr
 import { createError } from '../errors';
 import { lazy } from '../lazy';
 import { requestStart } from '../observability/channels';
+import { type AppLifecycle, type kAppLifecycle, watchServer } from '../lifecycle/servers';
 
 type Next = (err?: unknown) => void;
 type Req = http.IncomingMessage & { app?: App };
@@ -37,6 +38,8 @@ export interface App {
   _classes: { IncomingMessage: unknown; ServerResponse: unknown };
   /** The HTTP/2 prototypes, made by the app's first HTTP/2 request (see http2.ts). */
   _http2?: Http2Prototypes | undefined;
+  /** Its servers, shutdown hooks and shutdown state (lifecycle/servers.ts), made on first use. */
+  [kAppLifecycle]?: AppLifecycle;
   get(name: string): unknown;
   set(name: string, value?: unknown): unknown;
   enabled(name: string): boolean;
@@ -278,6 +281,7 @@ export const applicationMembers = {
   /** Listens like `http.Server#listen`; a callback also hears of a listen error. */
   listen(this: App, ...args: unknown[]): http.Server {
     const server = http.createServer(serverClasses(this), this as unknown as http.RequestListener);
+    watchServer(server, this);
     const last = args[args.length - 1];
     if (typeof last === 'function') {
       let called = false;
@@ -432,6 +436,7 @@ function adoptServer(app: App, req: Req): void {
   const server = (req.socket as { server?: http.Server & { [kAdopted]?: boolean } } | null)?.server;
   if (server === undefined || server[kAdopted]) return;
   server[kAdopted] = true;
+  watchServer(server, app, req.socket);
   const listeners = server.listeners('request');
   if (listeners.length !== 1 || listeners[0] !== app) return;
   const classes = serverClasses(app);

@@ -1,0 +1,57 @@
+// The lifecycle's types: graceful shutdown, signals, deadlines, server limits
+// (docs/production.md).
+import type { EventEmitter } from 'node:events';
+
+/** A server trestle can shut down: `http`, `https`, `http2` (cleartext or TLS). */
+export interface ShutdownServer extends EventEmitter {
+  close(callback?: (err?: Error) => void): unknown;
+  listen(...args: never[]): unknown;
+  readonly listening: boolean;
+}
+
+/** The options of `trestle.shutdown()` and `app.shutdown()`. */
+export interface ShutdownOptions {
+  /** How long the requests in flight may take before they are cut: milliseconds, or a duration such as `'10s'`. Default 10 s. */
+  timeout?: number | string;
+  /** Run after the servers have closed and after the apps' own `onShutdown` hooks, in order; each is awaited. */
+  hooks?: Array<() => unknown>;
+  /** Answer requests that arrive during the shutdown with 503 and `Retry-After` instead of serving them. */
+  refuse?: boolean;
+  /** `Retry-After` of refused requests, in seconds. Default 5. */
+  retryAfter?: number;
+}
+
+/** What a shutdown did. */
+export interface ShutdownReport {
+  /** Servers closed. */
+  servers: number;
+  /** Requests in flight when the shutdown began. */
+  inFlight: number;
+  /** Requests still unfinished when the timeout passed, whose connections were then ended. */
+  cut: number;
+  /** What the hooks threw or rejected with (each hook runs even when one before it failed). */
+  hookErrors: unknown[];
+  /** Milliseconds from the call to the report. */
+  durationMs: number;
+}
+
+/** The members of every application for its lifecycle. */
+export interface ApplicationLifecycle {
+  /** True from the moment a shutdown of this app (or of an app it is mounted on) begins: a readiness route answers 503 then. */
+  readonly shuttingDown: boolean;
+  /** Registers a hook run after the app's servers have closed (close the database, flush logs); awaited, in order. */
+  onShutdown(fn: () => unknown): this;
+  /** Shuts down every server of the app (app.listen()'s and those it serves) gracefully; see `trestle.shutdown()`. */
+  shutdown(options?: ShutdownOptions): Promise<ShutdownReport>;
+}
+
+/** The factory's lifecycle members. */
+export interface FactoryLifecycle {
+  /**
+   * Shuts servers down gracefully: stops accepting, lets the requests in flight
+   * finish (`Connection: close` / GOAWAY), closes idle connections, cuts what is
+   * left after `timeout`, runs the shutdown hooks, and resolves with a report.
+   * `target`: a server, an app (all its servers), or a list of them.
+   */
+  shutdown(target: ShutdownServer | ApplicationLifecycle | ReadonlyArray<ShutdownServer | ApplicationLifecycle>, options?: ShutdownOptions): Promise<ShutdownReport>;
+}
