@@ -5,6 +5,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { type App, applicationMembers, type FrameworkParts } from './app/application';
 import { lifecycleMembers } from './lifecycle/app';
 import { shutdown } from './lifecycle/shutdown';
+import { shutdownOnSignals } from './lifecycle/signals';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -39,6 +40,7 @@ export interface Framework {
   text: typeof text;
   static: typeof serveStatic;
   shutdown: typeof shutdown;
+  shutdownOnSignals: typeof shutdownOnSignals;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -94,6 +96,7 @@ export function createFramework(profile: Profile): Framework {
   framework.text = wrap(text);
   framework.static = serveStatic;
   framework.shutdown = shutdown;
+  framework.shutdownOnSignals = shutdownOnSignals;
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

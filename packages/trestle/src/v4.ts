@@ -111,6 +111,8 @@ declare namespace trestle {
   export type ShutdownOptions = T.ShutdownOptions;
   /** What a shutdown did: servers closed, requests in flight and cut, hook errors. */
   export type ShutdownReport = T.ShutdownReport;
+  /** The options of `trestle.shutdownOnSignals()`: the shutdown's, and `signals`, `onReport`, `exit`. */
+  export type ShutdownSignalsOptions = T.ShutdownSignalsOptions;
 }
 
 export = trestle;

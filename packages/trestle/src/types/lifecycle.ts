@@ -21,6 +21,16 @@ export interface ShutdownOptions {
   retryAfter?: number;
 }
 
+/** The options of `trestle.shutdownOnSignals()`: the shutdown's, and what the signals do. */
+export interface ShutdownSignalsOptions extends ShutdownOptions {
+  /** The signals that start the shutdown. Default `['SIGTERM', 'SIGINT']`. */
+  signals?: NodeJS.Signals[];
+  /** Called (and awaited) with the report before the process exits. */
+  onReport?: (report: ShutdownReport) => unknown;
+  /** Exit once the shutdown is done: code 0, or 1 when requests were cut or a hook failed. Default true. */
+  exit?: boolean;
+}
+
 /** What a shutdown did. */
 export interface ShutdownReport {
   /** Servers closed. */
@@ -53,5 +63,15 @@ export interface FactoryLifecycle {
    * left after `timeout`, runs the shutdown hooks, and resolves with a report.
    * `target`: a server, an app (all its servers), or a list of them.
    */
-  shutdown(target: ShutdownServer | ApplicationLifecycle | ReadonlyArray<ShutdownServer | ApplicationLifecycle>, options?: ShutdownOptions): Promise<ShutdownReport>;
+  shutdown(target: ShutdownTarget, options?: ShutdownOptions): Promise<ShutdownReport>;
+  /**
+   * Opt-in signal handling: the first `SIGTERM` or `SIGINT` starts
+   * `trestle.shutdown(target, options)` and exits when it is done; a second
+   * signal ends the process at once (exit code 128 + the signal's number).
+   * Returns a function that removes the handlers.
+   */
+  shutdownOnSignals(target: ShutdownTarget, options?: ShutdownSignalsOptions): () => void;
 }
+
+/** What `trestle.shutdown()` takes: a server, an app (all its servers), or a list of them. */
+export type ShutdownTarget = ShutdownServer | ApplicationLifecycle | ReadonlyArray<ShutdownServer | ApplicationLifecycle>;
