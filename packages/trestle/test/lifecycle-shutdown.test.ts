@@ -5,6 +5,7 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { connect, h2Request, serveH2, tls, until } from './http2-helpers';
+import { rawRequest } from './helpers';
 import { connectRaw, entries, heads, latch } from './lifecycle-helpers';
 
 function portOf(server: { address(): unknown }): number {
@@ -125,6 +126,33 @@ for (const [name, trestle] of entries) {
       const [slow] = heads(await first.closed);
       assert.equal(slow!.status, 200);
       await shutdown;
+    });
+
+    test('readiness: from the start of the shutdown the health route answers 503; during readinessDelay new connections are still served', async () => {
+      const { app } = slowApp();
+      app.get('/health', (req, res) => {
+        res.status(req.app.shuttingDown ? 503 : 200).send(req.app.shuttingDown ? 'draining' : 'ok');
+      });
+      const { server, port } = await listenApp(app);
+      const keepAlive = { connection: 'keep-alive' };
+      const before = await rawRequest(port, 'GET', '/health', keepAlive);
+      assert.deepEqual([before.status, before.headers.connection], [200, 'keep-alive']);
+      const shutdown = app.shutdown({ readinessDelay: '1500ms' });
+      const health = await rawRequest(port, 'GET', '/health', keepAlive);
+      assert.deepEqual([health.status, health.body, health.headers.connection], [503, 'draining', 'close']);
+      const fast = await rawRequest(port, 'GET', '/fast');
+      assert.deepEqual([fast.status, fast.body], [200, 'fast']);
+      await shutdown;
+      assert.equal(server.listening, false);
+    });
+
+    test('a mounted app sees its parent shutting down', async () => {
+      const app = trestle();
+      const sub = trestle();
+      app.use('/sub', sub);
+      assert.equal(sub.shuttingDown, false);
+      await app.shutdown();
+      assert.equal(sub.shuttingDown, true);
     });
 
     test('after the timeout, what is left is cut and counted; then the hooks run, in order, errors collected', async () => {

@@ -52,7 +52,7 @@ async function refused(port: number): Promise<void> {
 
 for (const [name] of entries) {
   describe(`${name}: shutdownOnSignals`, () => {
-    test('SIGTERM: the request in flight is answered, the health route says 503 meanwhile, the process exits 0 with a report', async () => {
+    test('SIGTERM: the request in flight is answered, the process exits 0 with a report', async () => {
       const c = await startChild(name);
       const slow = rawRequest(c.port, 'GET', '/slow?ms=300');
       await c.next('entered');

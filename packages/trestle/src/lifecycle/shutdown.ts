@@ -19,6 +19,7 @@ const DEFAULT_TIMEOUT = 10_000;
 export async function shutdown(target: ShutdownTarget, options: ShutdownOptions = {}): Promise<ShutdownReport> {
   const started = Date.now();
   const timeout = toMilliseconds(options.timeout ?? DEFAULT_TIMEOUT, 'timeout');
+  const readinessDelay = toMilliseconds(options.readinessDelay ?? 0, 'readinessDelay');
   const { servers, apps } = resolveTarget(target);
   for (const app of apps) appLifecycle(app).shuttingDown = true;
   let inFlight = 0;
@@ -27,7 +28,8 @@ export async function shutdown(target: ShutdownTarget, options: ShutdownOptions 
     const state = serverState(server) ?? watchServer(server);
     if (state.shutdown === undefined) {
       inFlight += countInFlight(server, state);
-      state.shutdown = closeServer(server, state, timeout, options);
+      gateRequests(server, options);
+      state.shutdown = delay(readinessDelay).then(() => closeServer(server, state, timeout));
     }
     closing.push(state.shutdown);
   }
@@ -57,7 +59,7 @@ function resolveTarget(target: ShutdownTarget): { servers: Set<WatchedServer>; a
 }
 
 /** Resolves with the number of requests cut when the timeout passed (0 when all finished). */
-function closeServer(server: WatchedServer, state: ServerState, timeout: number, options: ShutdownOptions): Promise<number> {
+function closeServer(server: WatchedServer, state: ServerState, timeout: number): Promise<number> {
   return new Promise((resolve) => {
     let cut = 0;
     const timer = setTimeout(() => {
@@ -68,7 +70,6 @@ function closeServer(server: WatchedServer, state: ServerState, timeout: number,
       clearTimeout(timer);
       resolve(cut);
     };
-    gateRequests(server, options);
     if (server.listening) server.close(done);
     else if ((server as { _connections?: number })._connections === 0) done();
     else server.once('close', done);
@@ -78,8 +79,13 @@ function closeServer(server: WatchedServer, state: ServerState, timeout: number,
   });
 }
 
+/** The readiness delay: the server keeps accepting while `app.shuttingDown` tells load balancers to stop sending. */
+function delay(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
 /**
- * Requests that arrive on open connections from now on: answered with
+ * Requests that arrive from now on (on open connections, or new ones during the readiness delay): answered with
  * `Connection: close` (HTTP/1), or refused with 503 when asked. The app's
  * request listeners are put behind one that decides, so nothing is added to
  * requests before a shutdown.

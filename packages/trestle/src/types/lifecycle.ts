@@ -13,6 +13,13 @@ export interface ShutdownServer extends EventEmitter {
 export interface ShutdownOptions {
   /** How long the requests in flight may take before they are cut: milliseconds, or a duration such as `'10s'`. Default 10 s. */
   timeout?: number | string;
+  /**
+   * Keep accepting for this long (milliseconds or `'5s'`) after `app.shuttingDown`
+   * turns true, before the servers stop listening: a load balancer polling a
+   * readiness route that answers 503 then sees it and stops sending first.
+   * Answers in that time carry `Connection: close`. Default 0.
+   */
+  readinessDelay?: number | string;
   /** Run after the servers have closed and after the apps' own `onShutdown` hooks, in order; each is awaited. */
   hooks?: Array<() => unknown>;
   /** Answer requests that arrive during the shutdown with 503 and `Retry-After` instead of serving them. */
