@@ -6,6 +6,7 @@ import { type App, applicationMembers, type FrameworkParts } from './app/applica
 import { lifecycleMembers } from './lifecycle/app';
 import { shutdown } from './lifecycle/shutdown';
 import { shutdownOnSignals } from './lifecycle/signals';
+import { signalMembers } from './lifecycle/signal';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -45,7 +46,7 @@ export interface Framework {
 
 export function createFramework(profile: Profile): Framework {
   const request = Object.create(IncomingMessage.prototype) as object;
-  mixin(request, requestMembers);
+  mixin(request, requestMembers, signalMembers);
   Object.defineProperties(request, profile.overrides.request);
 
   const response = Object.create(ServerResponse.prototype) as object;

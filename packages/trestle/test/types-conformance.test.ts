@@ -37,7 +37,7 @@ type LegacyApplication = Members<trestleLegacy.Application, EventEmitter, Expres
 const request = [
   'app', 'res', 'next', 'baseUrl', 'originalUrl', 'params', 'query', 'body', 'route', 'path', 'protocol', 'secure', 'ip', 'ips',
   'subdomains', 'hostname', 'host', 'fresh', 'stale', 'xhr', 'cookies', 'signedCookies', 'secret', 'get', 'header',
-  'acceptsCharsets', 'acceptsEncodings', 'acceptsLanguages', 'range', 'accepts', 'is',
+  'acceptsCharsets', 'acceptsEncodings', 'acceptsLanguages', 'range', 'accepts', 'is', 'signal',
 ] as const;
 const response = [
   'app', 'locals', 'status', 'sendStatus', 'set', 'header', 'get', 'append', 'type', 'contentType', 'send', 'json', 'jsonp', 'vary',
