@@ -7,6 +7,7 @@ import { lifecycleMembers } from './lifecycle/app';
 import { shutdown } from './lifecycle/shutdown';
 import { shutdownOnSignals } from './lifecycle/signals';
 import { signalMembers } from './lifecycle/signal';
+import { deadline } from './lifecycle/deadline';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -42,6 +43,7 @@ export interface Framework {
   static: typeof serveStatic;
   shutdown: typeof shutdown;
   shutdownOnSignals: typeof shutdownOnSignals;
+  deadline: typeof deadline;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -98,6 +100,7 @@ export function createFramework(profile: Profile): Framework {
   framework.static = serveStatic;
   framework.shutdown = shutdown;
   framework.shutdownOnSignals = shutdownOnSignals;
+  framework.deadline = deadline;
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

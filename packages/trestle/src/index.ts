@@ -115,6 +115,8 @@ declare namespace trestle {
   export type ShutdownReport = T.ShutdownReport;
   /** The options of `trestle.shutdownOnSignals()`: the shutdown's, and `signals`, `onReport`, `exit`. */
   export type ShutdownSignalsOptions = T.ShutdownSignalsOptions;
+  /** The options of `trestle.deadline()`: `cutStreaming`. */
+  export type DeadlineOptions = T.DeadlineOptions;
 }
 
 export = trestle;

@@ -113,6 +113,8 @@ declare namespace trestle {
   export type ShutdownReport = T.ShutdownReport;
   /** The options of `trestle.shutdownOnSignals()`: the shutdown's, and `signals`, `onReport`, `exit`. */
   export type ShutdownSignalsOptions = T.ShutdownSignalsOptions;
+  /** The options of `trestle.deadline()`: `cutStreaming`. */
+  export type DeadlineOptions = T.DeadlineOptions;
   /** An entry of `req.accepted`: a media type read apart. */
   export type AcceptedType = T.AcceptedType;
   /** The options of `trestle.bodyParser()`. */

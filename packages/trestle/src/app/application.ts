@@ -13,6 +13,7 @@ import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } fr
 import { createError } from '../errors';
 import { lazy } from '../lazy';
 import { requestStart } from '../observability/channels';
+import type { ArmDeadline } from '../lifecycle/deadline';
 import { type AppLifecycle, type kAppLifecycle, watchServer } from '../lifecycle/servers';
 
 type Next = (err?: unknown) => void;
@@ -337,7 +338,11 @@ function handleHttp2(app: App, req: Http2ServerRequest, res: Http2ServerResponse
  * called as middleware), the request's start is published first.
  */
 function start(app: App, req: Req, res: Res, callback: Next | undefined): void {
-  if (callback === undefined && requestStart.hasSubscribers) requestStart.publish({ req, res, app });
+  if (callback === undefined) {
+    if (requestStart.hasSubscribers) requestStart.publish({ req, res, app });
+    const deadline = app.settings['request deadline fn'];
+    if (deadline !== undefined) (deadline as ArmDeadline)(req as never, res as never);
+  }
   run(app, req, res, callback ?? finalHandler(req, res, app));
 }
 

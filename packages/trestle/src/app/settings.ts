@@ -2,6 +2,7 @@
 // (`etag`, `query parser`, `trust proxy`) are compiled once, when set, and
 // stored beside the setting as `<name> fn`, as Express does, so sub-apps that
 // inherit a setting inherit its compiled form with it.
+import { compileDeadline } from '../lifecycle/deadline';
 import { parse as parseSimple } from 'node:querystring';
 import { resolve } from 'node:path';
 import etag from 'etag';
@@ -89,6 +90,8 @@ export const compilers: Record<string, ((value: unknown) => unknown) | undefined
   etag: compileETag,
   'query parser': compileQueryParser,
   'trust proxy': compileTrust,
+  // The app-wide request deadline (lifecycle/deadline.ts), armed by the app for each request it answers.
+  'request deadline': (value: unknown) => compileDeadline(value),
 });
 
 /**

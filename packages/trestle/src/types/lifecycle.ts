@@ -1,6 +1,7 @@
 // The lifecycle's types: graceful shutdown, signals, deadlines, server limits
 // (docs/production.md).
 import type { EventEmitter } from 'node:events';
+import type * as http from 'node:http';
 
 /** A server trestle can shut down: `http`, `https`, `http2` (cleartext or TLS). */
 export interface ShutdownServer extends EventEmitter {
@@ -26,6 +27,12 @@ export interface ShutdownOptions {
   refuse?: boolean;
   /** `Retry-After` of refused requests, in seconds. Default 5. */
   retryAfter?: number;
+}
+
+/** The options of `trestle.deadline()`. */
+export interface DeadlineOptions {
+  /** Also cut an answer that has started streaming when the deadline passes (its connection or stream is destroyed). Default false. */
+  cutStreaming?: boolean;
 }
 
 /** The options of `trestle.shutdownOnSignals()`: the shutdown's, and what the signals do. */
@@ -78,6 +85,15 @@ export interface FactoryLifecycle {
    * Returns a function that removes the handlers.
    */
   shutdownOnSignals(target: ShutdownTarget, options?: ShutdownSignalsOptions): () => void;
+  /**
+   * A middleware giving the requests through it a deadline (milliseconds or
+   * `'5s'`; it replaces the app's `request deadline` setting and any earlier one).
+   * When it passes before the answer starts, `req.signal` aborts with a
+   * `TimeoutError` and the request goes to the error handlers with a 503
+   * (`TRESTLE_ERR_DEADLINE_EXCEEDED`); what the handler writes after that
+   * answer has started is dropped.
+   */
+  deadline(time: number | string, options?: DeadlineOptions): (req: http.IncomingMessage, res: http.ServerResponse, next: (err?: unknown) => void) => void;
 }
 
 /** What `trestle.shutdown()` takes: a server, an app (all its servers), or a list of them. */

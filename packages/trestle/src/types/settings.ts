@@ -59,6 +59,8 @@ export interface KnownSettings {
   etag: boolean | 'weak' | 'strong' | ((body: Buffer | string, encoding?: BufferEncoding) => string | undefined);
   /** Send `X-Powered-By: Trestle`. Default on. */
   'x-powered-by': boolean;
+  /** The app-wide request deadline: milliseconds or `'5s'`; `false` or 0 for none (default). See `trestle.deadline()`. */
+  'request deadline': number | string | false;
   /** The class views are looked up with; default the built-in one. */
   view: ViewConstructor;
 }
