@@ -76,6 +76,7 @@ export const names = [
   { name: 'ShutdownReport', doc: 'What a shutdown did: servers closed, requests in flight and cut, hook errors.', target: 'T.ShutdownReport' },
   { name: 'ShutdownSignalsOptions', doc: 'The options of `trestle.shutdownOnSignals()`: the shutdown\'s, and `signals`, `onReport`, `exit`.', target: 'T.ShutdownSignalsOptions' },
   { name: 'DeadlineOptions', doc: 'The options of `trestle.deadline()`: `cutStreaming`.', target: 'T.DeadlineOptions' },
+  { name: 'ServerLimits', doc: 'Limits of node\'s HTTP server: `keepAliveTimeout`, `headersTimeout`, `requestTimeout`, `maxHeaderSize`, `maxHeadersCount`.', target: 'T.ServerLimits' },
   { name: 'AcceptedType', doc: 'An entry of `req.accepted`: a media type read apart.', target: { legacy: 'T.AcceptedType' } },
   { name: 'LegacyBodyParserOptions', doc: 'The options of `trestle.bodyParser()`.', target: { legacy: 'T.LegacyBodyParserOptions' } },
 ];

@@ -8,6 +8,7 @@ import { shutdown } from './lifecycle/shutdown';
 import { shutdownOnSignals } from './lifecycle/signals';
 import { signalMembers } from './lifecycle/signal';
 import { deadline } from './lifecycle/deadline';
+import { applyServerLimits } from './lifecycle/limits';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -44,6 +45,7 @@ export interface Framework {
   shutdown: typeof shutdown;
   shutdownOnSignals: typeof shutdownOnSignals;
   deadline: typeof deadline;
+  applyServerLimits: typeof applyServerLimits;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -101,6 +103,7 @@ export function createFramework(profile: Profile): Framework {
   framework.shutdown = shutdown;
   framework.shutdownOnSignals = shutdownOnSignals;
   framework.deadline = deadline;
+  framework.applyServerLimits = applyServerLimits;
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

@@ -115,6 +115,8 @@ declare namespace trestle {
   export type ShutdownSignalsOptions = T.ShutdownSignalsOptions;
   /** The options of `trestle.deadline()`: `cutStreaming`. */
   export type DeadlineOptions = T.DeadlineOptions;
+  /** Limits of node's HTTP server: `keepAliveTimeout`, `headersTimeout`, `requestTimeout`, `maxHeaderSize`, `maxHeadersCount`. */
+  export type ServerLimits = T.ServerLimits;
   /** An entry of `req.accepted`: a media type read apart. */
   export type AcceptedType = T.AcceptedType;
   /** The options of `trestle.bodyParser()`. */

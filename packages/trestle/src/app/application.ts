@@ -14,6 +14,7 @@ import { createError } from '../errors';
 import { lazy } from '../lazy';
 import { requestStart } from '../observability/channels';
 import type { ArmDeadline } from '../lifecycle/deadline';
+import { applyServerLimits, serverLimits } from '../lifecycle/limits';
 import { type AppLifecycle, type kAppLifecycle, watchServer } from '../lifecycle/servers';
 
 type Next = (err?: unknown) => void;
@@ -281,7 +282,10 @@ export const applicationMembers = {
 
   /** Listens like `http.Server#listen`; a callback also hears of a listen error. */
   listen(this: App, ...args: unknown[]): http.Server {
-    const server = http.createServer(serverClasses(this), this as unknown as http.RequestListener);
+    // Production limits (lifecycle/limits.ts); the `server limits` setting changes them, `false` keeps node's.
+    const limits = serverLimits(this.settings['server limits']);
+    const options = limits.maxHeaderSize === undefined ? serverClasses(this) : { ...serverClasses(this), maxHeaderSize: limits.maxHeaderSize };
+    const server = applyServerLimits(http.createServer(options, this as unknown as http.RequestListener), limits);
     watchServer(server, this);
     const last = args[args.length - 1];
     if (typeof last === 'function') {

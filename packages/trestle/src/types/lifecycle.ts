@@ -29,6 +29,20 @@ export interface ShutdownOptions {
   retryAfter?: number;
 }
 
+/** Limits of node's HTTP server (`app.set('server limits', ...)`, `trestle.applyServerLimits()`). */
+export interface ServerLimits {
+  /** How long an idle kept-alive connection stays open, ms. Default 65 s: longer than the load balancer's idle timeout. */
+  keepAliveTimeout?: number;
+  /** How long the client may take to send a request's head, ms. Default 66 s. */
+  headersTimeout?: number;
+  /** How long the client may take to send a whole request, ms. Default 300 s. */
+  requestTimeout?: number;
+  /** The largest request head, bytes (only when the server is created: app.listen()). Default 16 KiB. */
+  maxHeaderSize?: number;
+  /** Headers read per request; those past it are dropped. Default 200. */
+  maxHeadersCount?: number;
+}
+
 /** The options of `trestle.deadline()`. */
 export interface DeadlineOptions {
   /** Also cut an answer that has started streaming when the deadline passes (its connection or stream is destroyed). Default false. */
@@ -85,6 +99,8 @@ export interface FactoryLifecycle {
    * Returns a function that removes the handlers.
    */
   shutdownOnSignals(target: ShutdownTarget, options?: ShutdownSignalsOptions): () => void;
+  /** The limits `app.listen()` applies to its server, for a server the app did not create; returns the server. */
+  applyServerLimits<S extends ShutdownServer>(server: S, limits?: ServerLimits): S;
   /**
    * A middleware giving the requests through it a deadline (milliseconds or
    * `'5s'`; it replaces the app's `request deadline` setting and any earlier one).
