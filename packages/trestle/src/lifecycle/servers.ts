@@ -72,7 +72,10 @@ export function watchServer(server: WatchedServer, app?: LifecycleApp, socket?: 
   }
   if (app !== undefined && !state.apps.has(app)) {
     state.apps.add(app);
-    appLifecycle(app).servers.add(server);
+    const servers = appLifecycle(app).servers;
+    servers.add(server);
+    // A closed server is let go (tests and tools make many short-lived servers for one app).
+    server.once('close', () => servers.delete(server));
   }
   if (socket !== undefined) addSocket(state, socket);
   return state;
