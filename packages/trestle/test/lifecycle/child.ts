@@ -12,9 +12,13 @@ export interface Child {
   exited: Promise<number | string>;
 }
 
-/** Starts test/lifecycle/server.ts for `entry`, resolved once it listens. */
+/**
+ * Starts test/lifecycle/server.ts for `entry` (`express5`: express-server.ts,
+ * Express 5 with the usual `server.close()` recipe), resolved once it listens.
+ */
 export async function startChild(entry: string, logFile = '-', port = 0): Promise<Child> {
-  const child = fork(join(__dirname, 'server.ts'), [entry, logFile, String(port)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const script = entry === 'express5' ? 'express-server.ts' : 'server.ts';
+  const child = fork(join(__dirname, script), [entry, logFile, String(port)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const messages: Array<Record<string, unknown>> = [];
   const waiters: Array<{ type: string; resolve: (m: Record<string, unknown>) => void }> = [];
   child.on('message', (m: Record<string, unknown>) => {

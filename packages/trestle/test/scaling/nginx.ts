@@ -2,34 +2,27 @@
 // port, its config, logs and temporary files in a temporary directory, in
 // front of backends on given ports. It accepts connections before start()
 // resolves; stop() ends it (SIGQUIT, then SIGKILL) within bounded time.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './redis';
+import { commandMissing, freePort } from './redis';
 
 /** Why the nginx tests cannot run here, or undefined when nginx is installed. */
 export function nginxMissing(): string | undefined {
-  try {
-    execFileSync('nginx', ['-v'], { stdio: 'ignore', timeout: 10_000 });
-    return undefined;
-  } catch {
-    return 'nginx is not installed (apt-get install -y nginx)';
-  }
+  return commandMissing('nginx', ['-v'], 'nginx is not installed (apt-get install -y nginx)');
 }
 
 /**
  * The config: one upstream group with kept-alive connections, as a
  * production nginx in front of node has it. A request whose backend refuses
- * the connection or closes it before answering goes to the next one
- * (`proxy_next_upstream error`); `non_idempotent` extends that to POSTs,
- * which is safe here because a backend that shuts down gracefully finishes
- * every request it has begun, so such an error means the request never
- * reached the app.
+ * the connection or fails before answering goes to the next one
+ * (`proxy_next_upstream error timeout`, nginx's default, which leaves POSTs
+ * out); `retryPosts` adds `non_idempotent`, which passes POSTs on too.
  */
-function config(dir: string, port: number, backends: number[]): string {
+function config(dir: string, port: number, backends: number[], retryPosts: boolean): string {
   const user = process.getuid?.() === 0 ? 'user root;' : '';
   return `${user}
 worker_processes 1;
@@ -58,7 +51,7 @@ ${backends.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')}
       proxy_set_header Host $host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_next_upstream error timeout non_idempotent;
+      proxy_next_upstream error timeout${retryPosts ? ' non_idempotent' : ''};
       proxy_next_upstream_tries 4;
     }
   }
@@ -83,10 +76,10 @@ export class Nginx {
 
   private constructor(readonly port: number) {}
 
-  static async start(backends: number[]): Promise<Nginx> {
+  static async start(backends: number[], retryPosts = false): Promise<Nginx> {
     const nginx = new Nginx(await freePort());
     const conf = join(nginx.dir, 'nginx.conf');
-    writeFileSync(conf, config(nginx.dir, nginx.port, backends));
+    writeFileSync(conf, config(nginx.dir, nginx.port, backends, retryPosts));
     nginx.proc = spawn('nginx', ['-p', nginx.dir, '-e', join(nginx.dir, 'error.log'), '-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
     const exited = once(nginx.proc, 'exit');
     for (let i = 0; i < 500; i++) {
