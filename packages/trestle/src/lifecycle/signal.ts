@@ -58,6 +58,12 @@ export function abortRequest(req: object, reason: unknown): void {
   if (!controller.signal.aborted) controller.abort(reason);
 }
 
+/** Is `err` what the request's signal aborted with (a `fetch` given `req.signal` rejects with it)? */
+export function isAbortReason(req: object, err: unknown): boolean {
+  const signal = controllers.get(req)?.signal;
+  return signal !== undefined && signal.aborted && signal.reason === err;
+}
+
 export const signalMembers = {
   /** Aborted when the client goes away before the answer is complete, or when the request's deadline passes. */
   get signal(): AbortSignal {
