@@ -89,6 +89,26 @@ for (const [name, trestle] of entries) {
       assert.equal(report.cut, 0);
     });
 
+    test('an answer already streaming (head sent with keep-alive) runs to its end, then its connection is closed', async () => {
+      const app = trestle();
+      const release = latch();
+      app.get('/stream', async (_req, res) => {
+        res.write('a');
+        await release.promise;
+        res.end('b');
+      });
+      const { server, port } = await listenApp(app);
+      const conn = await connectRaw(port);
+      conn.socket.write('GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await conn.waitFor('\r\na\r\n');
+      const shutdown = trestle.shutdown(server);
+      release.resolve();
+      const raw = await conn.closed;
+      assert.equal(heads(raw)[0]!.headers.connection, 'keep-alive');
+      assert.match(raw, /\r\nb\r\n0\r\n\r\n$/);
+      assert.deepEqual([(await shutdown).inFlight, (await shutdown).cut], [1, 0]);
+    });
+
     test('a request that arrives during the shutdown on an open connection is served with Connection: close', async () => {
       const { app, entered, release } = slowApp();
       const server = http.createServer(app);
