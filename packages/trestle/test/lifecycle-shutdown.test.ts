@@ -70,6 +70,17 @@ for (const [name, trestle] of entries) {
       assert.equal(server.listening, false);
     });
 
+    test('a server made with http.createServer(app) that has served nothing yet: its idle connection is closed and the shutdown resolves', async () => {
+      const { app } = slowApp();
+      const server = http.createServer(app);
+      const port = await listening(server);
+      const conn = await connectRaw(port);
+      const report = await trestle.shutdown(server, { timeout: 10_000 });
+      await conn.closed;
+      assert.deepEqual([report.servers, report.inFlight, report.cut], [1, 0, 0]);
+      assert.equal(server.listening, false);
+    });
+
     test('a request in flight finishes, answered with Connection: close, then its connection closes', async () => {
       const { app, entered, release } = slowApp();
       const { server, port } = await listenApp(app);
