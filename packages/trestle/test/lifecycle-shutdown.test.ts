@@ -216,6 +216,15 @@ for (const [name, trestle] of entries) {
       assert.deepEqual(order, ['app', 'option, connections open: 0']);
     });
 
+    test("a second shutdown call waits for the same one; the app's hooks run once", async () => {
+      const { app } = slowApp();
+      let runs = 0;
+      app.onShutdown(() => void (runs += 1));
+      await listenApp(app);
+      const [first, second] = await Promise.all([app.shutdown(), trestle.shutdown(app)]);
+      assert.deepEqual([first.servers, second.servers, runs], [1, 1, 1]);
+    });
+
     test('several servers at once: app.listen() and an https server of the same app', async () => {
       const { app } = slowApp();
       const { server: plain } = await listenApp(app);

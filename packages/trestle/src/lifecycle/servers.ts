@@ -17,6 +17,8 @@ export interface AppLifecycle {
   servers: Set<WatchedServer>;
   hooks: Array<() => unknown>;
   shuttingDown: boolean;
+  /** The run of `hooks` once a shutdown got to them: what they threw. */
+  hooksRun?: Promise<unknown[]>;
 }
 
 /** An HTTP/2 session as far as shutdown needs it. */

@@ -34,7 +34,7 @@ export async function shutdown(target: ShutdownTarget, options: ShutdownOptions 
     closing.push(state.shutdown);
   }
   const cut = (await Promise.all(closing)).reduce((a, b) => a + b, 0);
-  const hookErrors = await runHooks([...[...apps].flatMap((app) => appLifecycle(app).hooks), ...(options.hooks ?? [])]);
+  const hookErrors = [...(await appHooks(apps)), ...(await runHooks(options.hooks ?? []))];
   return { servers: servers.size, inFlight, cut, hookErrors, durationMs: Date.now() - started };
 }
 
@@ -161,6 +161,17 @@ function endAll(server: WatchedServer, state: ServerState): void {
 function nodeSlot(object: object, description: string): unknown {
   const symbol = Object.getOwnPropertySymbols(object).find((s) => s.description === description);
   return symbol === undefined ? undefined : (object as Record<symbol, unknown>)[symbol];
+}
+
+/** Each app's own hooks run once, however many shutdowns wait for them (a signal, and the app's own call). */
+async function appHooks(apps: Set<LifecycleApp>): Promise<unknown[]> {
+  const errors: unknown[] = [];
+  for (const app of apps) {
+    const state = appLifecycle(app);
+    state.hooksRun ??= runHooks(state.hooks);
+    errors.push(...(await state.hooksRun));
+  }
+  return errors;
 }
 
 async function runHooks(hooks: Array<() => unknown>): Promise<unknown[]> {

@@ -25,10 +25,16 @@ export function shutdownOnSignals(target: ShutdownTarget, options: ShutdownSigna
       process.exit(signalExitCode(signal));
     }
     started = true;
-    void shutdown(target, options).then(async (report) => {
-      await options.onReport?.(report);
-      if (options.exit !== false) process.exit(report.cut === 0 && report.hookErrors.length === 0 ? 0 : 1);
-    });
+    void shutdown(target, options)
+      .then(async (report) => {
+        await options.onReport?.(report);
+        return report.cut === 0 && report.hookErrors.length === 0 ? 0 : 1;
+      })
+      // An invalid option or a failing onReport: still leave, as asked, but say it failed.
+      .catch(() => 1)
+      .then((code) => {
+        if (options.exit !== false) process.exit(code);
+      });
   }
   for (const signal of signals) process.on(signal, onSignal);
   return remove;
