@@ -5,8 +5,11 @@ import type * as http from 'node:http';
 
 /** A server trestle can shut down: `http`, `https`, `http2` (cleartext or TLS). */
 export interface ShutdownServer extends EventEmitter {
+  /** Stops accepting connections; the callback runs once the last one has closed. */
   close(callback?: (err?: Error) => void): unknown;
+  /** Starts listening (what tells a server from an app). */
   listen(...args: never[]): unknown;
+  /** Whether it is accepting connections. */
   readonly listening: boolean;
 }
 
