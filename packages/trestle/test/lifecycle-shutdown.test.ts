@@ -263,6 +263,20 @@ for (const [name, trestle] of entries) {
         assert.deepEqual([report.inFlight, report.cut], [1, 0]);
         session.destroy();
       });
+
+      test(`HTTP/2 (${mode}): refuse during the readiness delay: a new stream gets 503 with Retry-After`, async () => {
+        const { app } = slowApp();
+        const served = await serveH2(app, mode);
+        assert.equal((await served.request('/fast')).status, 200);
+        const shutdown = trestle.shutdown(served.server, { refuse: true, readinessDelay: '1s' });
+        const session = connect(served.origin);
+        session.on('error', () => undefined);
+        const refused = await h2Request(session, '/fast');
+        assert.deepEqual([refused.status, refused.headers['retry-after']], [503, '5']);
+        session.destroy();
+        await served.close();
+        await shutdown;
+      });
     }
   });
 }
