@@ -73,6 +73,11 @@ export const names = [
   { name: 'Errback', doc: 'A callback told of an error, or of success: `res.sendFile(path, errback)`.', target: 'T.Errback' },
   { name: 'Send', params: 'ResBody = unknown, This = Response<ResBody>', doc: 'A function that sends a body and returns `This`, as `res.send` is.', target: 'T.Send<ResBody, This>' },
   { name: 'DownloadOptions', doc: 'The options of `res.download()`.', target: 'T.DownloadOptions' },
+  { name: 'ShutdownOptions', doc: 'The options of `trestle.shutdown()` and `app.shutdown()`: `timeout`, `hooks`, `refuse`, `retryAfter`.', target: 'T.ShutdownOptions' },
+  { name: 'ShutdownReport', doc: 'What a shutdown did: servers closed, requests in flight and cut, hook errors.', target: 'T.ShutdownReport' },
+  { name: 'ShutdownSignalsOptions', doc: 'The options of `trestle.shutdownOnSignals()`: the shutdown\'s, and `signals`, `onReport`, `exit`.', target: 'T.ShutdownSignalsOptions' },
+  { name: 'DeadlineOptions', doc: 'The options of `trestle.deadline()`: `cutStreaming`.', target: 'T.DeadlineOptions' },
+  { name: 'ServerLimits', doc: 'Limits of node\'s HTTP server: `keepAliveTimeout`, `headersTimeout`, `requestTimeout`, `maxHeaderSize`, `maxHeadersCount`.', target: 'T.ServerLimits' },
   { name: 'AcceptedType', doc: 'An entry of `req.accepted`: a media type read apart.', target: { legacy: 'T.AcceptedType' } },
   { name: 'LegacyBodyParserOptions', doc: 'The options of `trestle.bodyParser()`.', target: { legacy: 'T.LegacyBodyParserOptions' } },
 ];

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   TRESTLE_ERR_STREAM_ENCODING_SET: '500: req.setEncoding() was called before the parser',
   TRESTLE_ERR_STREAM_NOT_READABLE: '500: the request stream can no longer be read',
   // HTTP errors from routing and responses.
+  TRESTLE_ERR_DEADLINE_EXCEEDED: '503: a request deadline passed before the answer started',
   TRESTLE_ERR_NOT_ACCEPTABLE: '406: res.format() has nothing the client accepts',
   TRESTLE_ERR_PARAM_DECODE_FAILED: '400: a route parameter with malformed percent-encoding',
   // Programmer errors, thrown at the call.

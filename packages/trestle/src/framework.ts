@@ -4,6 +4,12 @@ import { EventEmitter } from 'node:events';
 import { IncomingMessage as NodeIncomingMessage, ServerResponse as NodeServerResponse } from 'node:http';
 import { type App, applicationMembers, type FrameworkParts } from './app/application';
 import { withCompilers } from './app/settings';
+import { lifecycleMembers } from './lifecycle/app';
+import { shutdown } from './lifecycle/shutdown';
+import { shutdownOnSignals } from './lifecycle/signals';
+import { signalMembers } from './lifecycle/signal';
+import { deadline } from './lifecycle/deadline';
+import { applyServerLimits } from './lifecycle/limits';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -51,11 +57,15 @@ export interface Framework {
   raw: typeof raw;
   text: typeof text;
   static: typeof serveStatic;
+  shutdown: typeof shutdown;
+  shutdownOnSignals: typeof shutdownOnSignals;
+  deadline: typeof deadline;
+  applyServerLimits: typeof applyServerLimits;
 }
 
 export function createFramework(profile: Profile): Framework {
   const request = Object.create(NodeIncomingMessage.prototype) as object;
-  mixin(request, requestMembers);
+  mixin(request, requestMembers, signalMembers);
   Object.defineProperties(request, profile.overrides.request);
 
   const response = Object.create(NodeServerResponse.prototype) as object;
@@ -63,7 +73,7 @@ export function createFramework(profile: Profile): Framework {
   Object.defineProperties(response, profile.overrides.response);
 
   const application: object = {};
-  mixin(application, applicationMembers);
+  mixin(application, applicationMembers, lifecycleMembers);
   Object.defineProperties(application, profile.overrides.application);
 
   const { Router, proto: routerProto } = routerFactory(profile.router);
@@ -108,6 +118,10 @@ export function createFramework(profile: Profile): Framework {
   framework.raw = wrap(raw);
   framework.text = wrap(text);
   framework.static = serveStatic;
+  framework.shutdown = shutdown;
+  framework.shutdownOnSignals = shutdownOnSignals;
+  framework.deadline = deadline;
+  framework.applyServerLimits = applyServerLimits;
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

@@ -109,6 +109,16 @@ declare namespace trestle {
   export type Send<ResBody = unknown, This = Response<ResBody>> = T.Send<ResBody, This>;
   /** The options of `res.download()`. */
   export type DownloadOptions = T.DownloadOptions;
+  /** The options of `trestle.shutdown()` and `app.shutdown()`: `timeout`, `hooks`, `refuse`, `retryAfter`. */
+  export type ShutdownOptions = T.ShutdownOptions;
+  /** What a shutdown did: servers closed, requests in flight and cut, hook errors. */
+  export type ShutdownReport = T.ShutdownReport;
+  /** The options of `trestle.shutdownOnSignals()`: the shutdown's, and `signals`, `onReport`, `exit`. */
+  export type ShutdownSignalsOptions = T.ShutdownSignalsOptions;
+  /** The options of `trestle.deadline()`: `cutStreaming`. */
+  export type DeadlineOptions = T.DeadlineOptions;
+  /** Limits of node's HTTP server: `keepAliveTimeout`, `headersTimeout`, `requestTimeout`, `maxHeaderSize`, `maxHeadersCount`. */
+  export type ServerLimits = T.ServerLimits;
 }
 
 export = trestle;

@@ -10,6 +10,18 @@ import { modes, serveH2 } from './http2-helpers';
 type AppFactory = (options?: unknown) => import('node:http').RequestListener;
 const load = (name: string) => require(join(__dirname, '..', '..', '..', 'examples', name)) as AppFactory;
 
+/** A log stream that keeps its lines in memory. */
+function memoryLog(): { lines: string[]; logStream: Writable } {
+  const lines: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString());
+      cb();
+    },
+  });
+  return { lines, logStream };
+}
+
 describe('examples/app.js (v5, what npm start serves)', () => {
   test('routers, params and the error handler', async () => {
     const app = load('app.js')();
@@ -46,13 +58,7 @@ describe('examples/v4-app.js on trestle/v4', () => {
 
 describe('examples/legacy-app.js on trestle/legacy', () => {
   test('configure, logger, bodyParser with uploads, app.router, views and sessions', async () => {
-    const lines: string[] = [];
-    const logStream = new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        lines.push(chunk.toString());
-        cb();
-      },
-    });
+    const { lines, logStream } = memoryLog();
     const agent = request.agent(load('legacy-app.js')({ logStream }));
     const page = await agent.get('/').expect(200);
     assert.match(page.text, /Visits this session: 1/);
@@ -92,4 +98,21 @@ describe('examples/http2-app.js over HTTP/2', () => {
       }
     });
   }
+});
+
+describe('examples/production.js', () => {
+  test('health, routes with req.signal, then a shutdown: health says 503, the hooks close the database and end the log', async () => {
+    const { lines, logStream } = memoryLog();
+    const db = { open: true, query: async (sql: string) => [{ sql }], close: async () => void (db.open = false) };
+    const app = load('production.js')({ logStream, db }) as unknown as import('trestle').Application;
+    await request(app).get('/health').expect(200, 'ok');
+    await request(app).get('/books').expect(200, [{ sql: 'SELECT * FROM books' }]);
+    await request(app).post('/books').send({ title: 'Kindred' }).expect(201, { created: { title: 'Kindred' } });
+    const report = await app.shutdown();
+    assert.deepEqual(report.hookErrors, []);
+    assert.equal(db.open, false);
+    assert.equal(logStream.writableFinished, true);
+    assert.equal(lines.length, 3);
+    await request(app).get('/health').expect(503, 'draining');
+  });
 });

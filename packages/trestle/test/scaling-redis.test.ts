@@ -38,8 +38,8 @@ function sessionCookie(res: RawResponse): string {
   return set.split(';')[0]!;
 }
 
-// Skipped on a machine without redis-server, but never in CI (.ci/run installs it and sets CI): there it must run.
-const missing = process.env.CI ? undefined : redisMissing();
+// Skipped on a machine without redis-server, but never in CI (see commandMissing).
+const missing = redisMissing();
 
 describe('two trestle processes, state in Redis', { skip: missing }, () => {
   let redis: RedisServer | undefined;

@@ -37,7 +37,7 @@ type LegacyApplication = Members<trestleLegacy.Application, EventEmitter, Expres
 const request = [
   'app', 'res', 'next', 'baseUrl', 'originalUrl', 'params', 'query', 'body', 'route', 'path', 'protocol', 'secure', 'ip', 'ips',
   'subdomains', 'hostname', 'host', 'fresh', 'stale', 'xhr', 'cookies', 'signedCookies', 'secret', 'get', 'header',
-  'acceptsCharsets', 'acceptsEncodings', 'acceptsLanguages', 'range', 'accepts', 'is',
+  'acceptsCharsets', 'acceptsEncodings', 'acceptsLanguages', 'range', 'accepts', 'is', 'signal',
 ] as const;
 const response = [
   'app', 'locals', 'status', 'sendStatus', 'set', 'header', 'get', 'append', 'type', 'contentType', 'send', 'json', 'jsonp', 'vary',
@@ -51,12 +51,12 @@ const methods = [
 const routing = [...methods, 'use', 'all', 'route', 'param'] as const;
 const application = [
   ...routing, 'set', 'enable', 'disable', 'enabled', 'disabled', 'engine', 'render', 'listen', 'path', 'handle', 'locals', 'settings',
-  'engines', 'mountpath', 'parent', 'request', 'response', 'cache', 'init', 'fetch',
+  'engines', 'mountpath', 'parent', 'request', 'response', 'cache', 'init', 'fetch', 'shuttingDown', 'onShutdown', 'shutdown',
 ] as const;
 const routerPrototype = [...routing, 'handle'] as const;
 const router = [...routerPrototype, 'stack', 'params', 'caseSensitive', 'mergeParams', 'strict'] as const;
 const routePrototype = [...methods, 'all'] as const;
-const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static'] as const;
+const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static', 'shutdown', 'shutdownOnSignals', 'deadline', 'applyServerLimits'] as const;
 const unbundled = [
   'bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout',
   'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache',

@@ -15,6 +15,9 @@ import type { EngineCallback, RenderCallback, ViewConstructor, ViewInstance } fr
 import { createError } from '../errors';
 import { lazy } from '../lazy';
 import { requestStart } from '../observability/channels';
+import type { ArmDeadline } from '../lifecycle/deadline';
+import { applyServerLimits, serverLimits } from '../lifecycle/limits';
+import { type AppLifecycle, type kAppLifecycle, watchServer } from '../lifecycle/servers';
 
 type Next = (err?: unknown) => void;
 type Req = http.IncomingMessage & { app?: App };
@@ -39,6 +42,8 @@ export interface App {
   _classes: { IncomingMessage: unknown; ServerResponse: unknown };
   /** The HTTP/2 prototypes, made by the app's first HTTP/2 request (see http2.ts). */
   _http2?: Http2Prototypes | undefined;
+  /** Its servers, shutdown hooks and shutdown state (lifecycle/servers.ts), made on first use. */
+  [kAppLifecycle]?: AppLifecycle;
   get(name: string): unknown;
   set(name: string, value?: unknown): unknown;
   enabled(name: string): boolean;
@@ -349,7 +354,11 @@ function handleHttp2(app: App, req: Http2ServerRequest, res: Http2ServerResponse
  * called as middleware), the request's start is published first.
  */
 function start(app: App, req: Req, res: Res, callback: Next | undefined): void {
-  if (callback === undefined && requestStart.hasSubscribers) requestStart.publish({ req, res, app });
+  if (callback === undefined) {
+    if (requestStart.hasSubscribers) requestStart.publish({ req, res, app });
+    const deadline = app.settings['request deadline fn'];
+    if (deadline !== undefined) (deadline as ArmDeadline)(req as never, res as never);
+  }
   run(app, req, res, callback ?? finalHandler(req, res, app));
 }
 
@@ -451,6 +460,7 @@ function adoptServer(app: App, req: Req): void {
   const server = (req.socket as { server?: http.Server & { [kAdopted]?: boolean } } | null)?.server;
   if (server === undefined || server[kAdopted]) return;
   server[kAdopted] = true;
+  watchServer(server, app, req.socket);
   const listeners = server.listeners('request');
   if (listeners.length !== 1 || listeners[0] !== app) return;
   const classes = serverClasses(app);
@@ -467,7 +477,13 @@ function adoptServer(app: App, req: Req): void {
  */
 /** An HTTP server for `app` whose requests and responses are made of the app's classes. */
 export function createAppServer(app: App): http.Server {
-  return http.createServer(serverClasses(app), app as unknown as http.RequestListener);
+  // Production limits (lifecycle/limits.ts); the `server limits` setting changes them, `false` keeps node's.
+  const limits = serverLimits(app.settings['server limits']);
+  const classes = serverClasses(app);
+  const options = limits.maxHeaderSize === undefined ? classes : { ...classes, maxHeaderSize: limits.maxHeaderSize };
+  const server = applyServerLimits(http.createServer(options, app as unknown as http.RequestListener), limits);
+  watchServer(server, app);
+  return server;
 }
 
 function serverClasses(app: App): http.ServerOptions {

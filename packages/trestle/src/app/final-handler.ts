@@ -8,6 +8,7 @@ import onFinished from 'on-finished';
 import statuses from 'statuses';
 import { getPathname } from '../router/url';
 import { requestFinal } from '../observability/channels';
+import { isAbortReason } from '../lifecycle/signal';
 
 /** How a generation writes the final page (legacy: Express 3's bare text). */
 export interface FinalPage {
@@ -56,7 +57,8 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
       if (status === 0) status = res.statusCode >= 400 && res.statusCode < 600 ? res.statusCode : 500;
       else headers = errorHeaders(err);
       message = errorMessage(err, status, env);
-      logError(err, env);
+      // The abort of req.signal (the client left, the deadline passed) coming back from the work it stopped is no bug to report.
+      if (!isAbortReason(req, err)) logError(err, env);
     } else {
       status = 404;
       message = finalPage.notFound(req.method, req.originalUrl ?? req.url ?? '/');

@@ -26,6 +26,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { type Http2Server, Http2ServerRequest, Http2ServerResponse, type ServerHttp2Session, type ServerOptions, createServer } from 'node:http2';
 import { installHttp2Response } from '../response/http2';
+import { addSession, watchServer, type LifecycleApp } from '../lifecycle/servers';
 
 /** What this module needs of an application. */
 export interface Http2App {
@@ -152,7 +153,7 @@ export function http2Prototypes(app: Http2App, req: Http2ServerRequest): Http2Pr
     protos ??= create(app);
     if (session !== undefined) {
       protos.sessions.add(session);
-      adoptServer(app, protos, (session as ServerHttp2Session).server as Http2Server | undefined);
+      adoptServer(app, protos, (session as ServerHttp2Session).server as Http2Server | undefined, session as ServerHttp2Session);
     }
     sync(app.request, requestSide);
     sync(app.response, responseSide);
@@ -184,9 +185,10 @@ const noop = () => undefined;
  * `allowHTTP1` server read their classes from the options on each
  * connection: those get the app's HTTP/1.1 classes.
  */
-function adoptServer(app: Http2App, protos: Http2Prototypes, server: (Http2Server & { [kAdopted]?: boolean }) | undefined): void {
+function adoptServer(app: Http2App, protos: Http2Prototypes, server: (Http2Server & { [kAdopted]?: boolean }) | undefined, session: ServerHttp2Session): void {
   if (server === undefined || server[kAdopted]) return;
   server[kAdopted] = true;
+  addSession(watchServer(server, app as LifecycleApp), session);
   const requests = server.listeners('request');
   const streams = server.listeners('stream');
   if (requests.length !== 1 || requests[0] !== (app as unknown) || streams.length !== 1 || streams[0]!.name !== 'bound onServerStream') return;

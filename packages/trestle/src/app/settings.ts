@@ -2,6 +2,7 @@
 // (`etag`, `query parser`, `trust proxy`) are compiled once, when set, and
 // stored beside the setting as `<name> fn`, as Express does, so sub-apps that
 // inherit a setting inherit its compiled form with it.
+import { compileDeadline } from '../lifecycle/deadline';
 import { parse as parseSimple } from 'node:querystring';
 import { resolve } from 'node:path';
 import etag from 'etag';
@@ -92,7 +93,17 @@ export const compilers: SettingCompilers = withCompilers({});
 
 /** Express 5's compilers, with a generation's own in place of some (legacy's MD5 `etag`, v4's `query parser`). */
 export function withCompilers(own: SettingCompilers): SettingCompilers {
-  return Object.assign(Object.create(null) as object, { etag: compileETag, 'query parser': compileQueryParser, 'trust proxy': compileTrust }, own);
+  return Object.assign(
+    Object.create(null) as object,
+    {
+      etag: compileETag,
+      'query parser': compileQueryParser,
+      'trust proxy': compileTrust,
+      // The app-wide request deadline (lifecycle/deadline.ts), armed by the app for each request it answers.
+      'request deadline': (value: unknown) => compileDeadline(value),
+    },
+    own,
+  );
 }
 
 /** `query parser` off as Express 4 compiled it: a parser answering `{}`, which its `query()` then leaves alone. */

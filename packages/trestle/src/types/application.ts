@@ -6,6 +6,7 @@ import './express-global';
 import type { ApplicationOf, Generation, LocalsRecord, RequestOf, ResponseOf } from './generation';
 import type { NextFunction } from './handlers';
 import type { FetchOptions } from './options';
+import type { ApplicationLifecycle } from './lifecycle';
 import type { Locals } from './response';
 import type { RouteMatcher, Router, RouterMethods } from './router';
 import type { EngineCallback, RenderCallback, SettingName, SettingOf, ViewInstance } from './settings';
@@ -26,6 +27,7 @@ export interface AppGet<This, G extends Generation = 'v5'> extends RouteMatcher<
 export interface ApplicationCore<L extends LocalsRecord = LocalsRecord, G extends Generation = 'v5'>
   extends EventEmitter,
     RouterMethods<G>,
+    ApplicationLifecycle,
     Express.Application {
   /**
    * The request listener of node's HTTP/1.1 and HTTP/2 servers:

@@ -3,6 +3,7 @@
 import type * as http from 'node:http';
 import type { Generation, RequestOf, ResponseOf } from './generation';
 import type { NextFunction } from './handlers';
+import type { FactoryLifecycle } from './lifecycle';
 import type { JsonOptions, RawOptions, StaticOptions, TextOptions, UrlencodedOptions } from './options';
 
 /**
@@ -19,7 +20,7 @@ export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, n
  * generic interface, `import { Router } from 'trestle'` would see them
  * unresolved in `G`.
  */
-export interface FactoryMembers<G extends Generation = 'v5'> {
+export interface FactoryMembers<G extends Generation = 'v5'> extends FactoryLifecycle {
   /** The prototype every app's methods come from. */
   application: object;
   /** The prototype every app's `req` inherits from. */

@@ -19,6 +19,7 @@ export type * from './factory';
 export type * from './generation';
 export type * from './handlers';
 export type * from './legacy';
+export type * from './lifecycle';
 export type * from './options';
 export type * from './params';
 export type * from './request';

@@ -22,6 +22,14 @@ export interface RequestCore<
     Express.Request {
   /** The application that is handling this request. */
   app: ApplicationOf<G>;
+  /**
+   * Aborted when the client goes away before the answer is complete (connection
+   * closed, HTTP/2 stream reset), with an `AbortError`, or when the request's
+   * deadline passes, with a `TimeoutError`. Pass it to `fetch`, database
+   * clients, `stream.pipeline`. Made on first read: a request that never
+   * reads it pays nothing.
+   */
+  readonly signal: AbortSignal;
   /** The response that belongs to this request. */
   res?: ResponseOf<G, ResBody, LocalsObj>;
   /** The `next` function of the router currently dispatching. */

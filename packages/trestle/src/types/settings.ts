@@ -1,5 +1,6 @@
 // Application settings and views: what `app.set()` takes, and the view
 // classes and template engines `app.render()` and `res.render()` use.
+import type { ServerLimits } from './lifecycle';
 
 /** Any value a setting may hold. */
 export type SettingValue = unknown;
@@ -69,6 +70,10 @@ export interface KnownSettings {
   etag: boolean | 'weak' | 'strong' | ((body: Buffer | string, encoding?: BufferEncoding) => string | undefined);
   /** Send `X-Powered-By: Trestle`. Default on. */
   'x-powered-by': boolean;
+  /** The app-wide request deadline: milliseconds or `'5s'`; `false` or 0 for none (default). See `trestle.deadline()`. */
+  'request deadline': number | string | false;
+  /** The limits `app.listen()` gives its server, over the production defaults; `false` keeps node's own. */
+  'server limits': ServerLimits | boolean;
   /** The class views are looked up with; default the built-in one. */
   view: ViewConstructor;
 }

@@ -10,14 +10,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bounded } from '../soak/child';
 
-/** Why the Redis tests cannot run here, or undefined when redis-server is installed. */
-export function redisMissing(): string | undefined {
+/** `why` when `command args` cannot run here, else undefined (a test's `skip`). */
+export function commandMissing(command: string, args: string[], why: string): string | undefined {
+  // Never missing in CI: .ci/run installs every tool and sets CI, so there a test that needs one runs (and fails without it).
+  if (process.env.CI) return undefined;
   try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore', timeout: 10_000 });
+    execFileSync(command, args, { stdio: 'ignore', timeout: 10_000 });
     return undefined;
   } catch {
-    return 'redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)';
+    return why;
   }
+}
+
+/** Why the Redis tests cannot run here, or undefined when redis-server is installed. */
+export function redisMissing(): string | undefined {
+  return commandMissing('redis-server', ['--version'], 'redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)');
 }
 
 /** A port that was free a moment ago on 127.0.0.1. */

@@ -1,0 +1,107 @@
+// Per-server lifecycle state: the apps a server serves and its open
+// connections (HTTP/1 sockets, HTTP/2 sessions), kept on the server itself
+// from the moment trestle first sees it (app.listen() creates it; a server
+// made by `http.createServer(app)` or `http2.createServer(app)` is watched
+// when the app adopts it, on its first request). Tracking costs one listener
+// call per connection, never per request.
+import type { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
+
+/** What the lifecycle needs of an application (kept here so the core's types point down). */
+export interface LifecycleApp {
+  [kAppLifecycle]?: AppLifecycle;
+}
+
+/** Per-app lifecycle state: its servers, its shutdown hooks, whether a shutdown began. */
+export interface AppLifecycle {
+  servers: Set<WatchedServer>;
+  hooks: Array<() => unknown>;
+  shuttingDown: boolean;
+  /** The run of `hooks` once a shutdown got to them: what they threw. */
+  hooksRun?: Promise<unknown[]>;
+}
+
+/** An HTTP/2 session as far as shutdown needs it. */
+export interface Session extends EventEmitter {
+  closed: boolean;
+  destroyed: boolean;
+  close(): void;
+  destroy(): void;
+}
+
+/** A node server of any kind (http, https, http2, http2 secure). */
+export interface WatchedServer extends EventEmitter {
+  close(callback?: (err?: Error) => void): unknown;
+  listening: boolean;
+  closeIdleConnections?: () => void;
+  closeAllConnections?: () => void;
+  [kServerState]?: ServerState;
+}
+
+export interface ServerState {
+  apps: Set<LifecycleApp>;
+  /** Sockets carrying HTTP/1 (for https: the TLS sockets, which hold the response in flight). */
+  sockets: Set<Socket>;
+  sessions: Set<Session>;
+  /** The shutdown of this server once begun. */
+  shutdown?: Promise<number>;
+}
+
+export const kServerState = Symbol('trestle.lifecycle.server');
+export const kAppLifecycle = Symbol('trestle.lifecycle.app');
+
+/** The app's lifecycle state, made on first use. */
+export function appLifecycle(app: LifecycleApp): AppLifecycle {
+  let state = app[kAppLifecycle];
+  if (state === undefined) {
+    state = { servers: new Set(), hooks: [], shuttingDown: false };
+    app[kAppLifecycle] = state;
+  }
+  return state;
+}
+
+/**
+ * Starts tracking `server`'s connections for `app`. `socket` is the
+ * connection of the request that made trestle see the server, when that
+ * came after the server was already serving.
+ */
+export function watchServer(server: WatchedServer, app?: LifecycleApp, socket?: Socket): ServerState {
+  let state = server[kServerState];
+  if (state === undefined) {
+    state = { apps: new Set(), sockets: new Set(), sessions: new Set() };
+    server[kServerState] = state;
+    track(server, state);
+  }
+  if (app !== undefined && !state.apps.has(app)) {
+    state.apps.add(app);
+    const servers = appLifecycle(app).servers;
+    servers.add(server);
+    // A closed server is let go (tests and tools make many short-lived servers for one app).
+    server.once('close', () => servers.delete(server));
+  }
+  if (socket !== undefined) addSocket(state, socket);
+  return state;
+}
+
+export function serverState(server: WatchedServer): ServerState | undefined {
+  return server[kServerState];
+}
+
+function track(server: WatchedServer, state: ServerState): void {
+  // A TLS server's HTTP/1 requests run on the TLS socket it emits after the handshake.
+  const tls = typeof (server as { addContext?: unknown }).addContext === 'function';
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => addSocket(state, socket));
+  server.on('session', (session: Session) => addSession(state, session));
+}
+
+function addSocket(state: ServerState, socket: Socket): void {
+  if (state.sockets.has(socket) || socket.destroyed) return;
+  state.sockets.add(socket);
+  socket.once('close', () => state.sockets.delete(socket));
+}
+
+export function addSession(state: ServerState, session: Session): void {
+  if (state.sessions.has(session) || session.destroyed) return;
+  state.sessions.add(session);
+  session.once('close', () => state.sessions.delete(session));
+}

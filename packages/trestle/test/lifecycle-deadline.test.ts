@@ -1,0 +1,119 @@
+// Request deadlines (docs/production.md#deadlines) on every entry: the
+// per-route middleware, the app-wide setting, streaming answers, HTTP/2.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import logger from 'logline-http';
+import { rawRequest, serve } from './helpers';
+import { serveH2 } from './http2-helpers';
+import { entries, latch } from './lifecycle-helpers';
+
+for (const [name, trestle] of entries) {
+  describe(`${name}: deadlines`, () => {
+    test('trestle.deadline(): a handler that outlives it gets a 503, req.signal a TimeoutError, and its late answer is dropped without error', async () => {
+      const app = trestle();
+      const lines: string[] = [];
+      app.use(logger(':method :url :status', { stream: { write: (line: string) => void lines.push(line) } }));
+      const signalReason = latch<string>();
+      const late = latch<string>();
+      app.get('/slow', trestle.deadline('30ms'), (req, res) => {
+        req.signal.addEventListener('abort', () => {
+          signalReason.resolve((req.signal.reason as DOMException).name);
+          // The handler answers anyway, after the 503 went out.
+          setImmediate(() => {
+            try {
+              res.set('X-Late', '1');
+              res.status(200).send('late');
+              res.end();
+              late.resolve('no error');
+            } catch (err) {
+              late.resolve(String(err));
+            }
+          });
+        });
+      });
+      const errors: Array<{ code?: string; status?: number; timeout?: number; message: string }> = [];
+      app.use((err: { code?: string; status?: number; timeout?: number; message: string }, _req: unknown, res: { status(n: number): { send(b: string): void } }, _next: unknown) => {
+        errors.push(err);
+        res.status(err.status ?? 500).send(`deadline: ${err.message}`);
+      });
+      const served = await serve(app);
+      const answer = await rawRequest(served.port, 'GET', '/slow');
+      assert.deepEqual([answer.status, answer.body, answer.headers['x-late']], [503, 'deadline: Response timeout', undefined]);
+      assert.equal(await signalReason.promise, 'TimeoutError');
+      assert.equal(await late.promise, 'no error');
+      assert.deepEqual(
+        errors.map((e) => [e.code, e.status, e.timeout]),
+        [['TRESTLE_ERR_DEADLINE_EXCEEDED', 503, 30]],
+      );
+      await served.close();
+      assert.deepEqual(lines.map((l) => l.trim()), ['GET /slow 503']);
+    });
+
+    test('the app-wide `request deadline` setting: the final handler answers 503', async () => {
+      const app = trestle();
+      app.set('request deadline', 30);
+      app.get('/never', () => undefined);
+      app.get('/fast', (_req, res) => {
+        res.send('fast');
+      });
+      const served = await serve(app);
+      assert.equal((await rawRequest(served.port, 'GET', '/never')).status, 503);
+      assert.equal((await rawRequest(served.port, 'GET', '/fast')).body, 'fast');
+      await served.close();
+    });
+
+    test("a route's deadline replaces the app's", async () => {
+      const app = trestle();
+      app.set('request deadline', '20ms');
+      app.get('/upload', trestle.deadline('10s'), (_req, res) => {
+        setTimeout(() => res.send('took 100 ms'), 100);
+      });
+      const served = await serve(app);
+      const answer = await rawRequest(served.port, 'GET', '/upload');
+      assert.deepEqual([answer.status, answer.body], [200, 'took 100 ms']);
+      await served.close();
+    });
+
+    test('an answer streaming when the deadline passes runs to its end, req.signal unaborted', async () => {
+      const app = trestle();
+      const aborted = latch<boolean>();
+      app.get('/stream', trestle.deadline('20ms'), (req, res) => {
+        res.write('a');
+        setTimeout(() => {
+          aborted.resolve(req.signal.aborted);
+          res.end('b');
+        }, 100);
+      });
+      const served = await serve(app);
+      const answer = await rawRequest(served.port, 'GET', '/stream');
+      assert.deepEqual([answer.status, answer.body, await aborted.promise], [200, 'ab', false]);
+      await served.close();
+    });
+
+    test('cutStreaming: the streaming answer is cut, req.signal aborts with a TimeoutError', async () => {
+      const app = trestle();
+      const reason = latch<string>();
+      app.get('/stream', trestle.deadline('20ms', { cutStreaming: true }), (req, res) => {
+        req.signal.addEventListener('abort', () => reason.resolve((req.signal.reason as DOMException).name));
+        res.write('a');
+      });
+      const served = await serve(app);
+      const failure = await rawRequest(served.port, 'GET', '/stream').then(
+        () => 'answered',
+        (err: NodeJS.ErrnoException) => err.code,
+      );
+      assert.equal(failure, 'ECONNRESET');
+      assert.equal(await reason.promise, 'TimeoutError');
+      await served.close();
+    });
+
+    test('HTTP/2: a deadline answers 503', async () => {
+      const app = trestle();
+      app.get('/never', trestle.deadline('20ms'), () => undefined);
+      const served = await serveH2(app, 'h2c');
+      const answer = await served.request('/never');
+      assert.equal(answer.status, 503);
+      await served.close();
+    });
+  });
+}

@@ -1,0 +1,76 @@
+// Shared by the lifecycle tests: the three entries, a raw HTTP/1.1 connection
+// whose bytes the test writes itself (partial heads, keep-alive), and a latch
+// a handler waits on.
+import * as net from 'node:net';
+import trestle from 'trestle';
+import trestleLegacy from 'trestle/legacy';
+import trestleV4 from 'trestle/v4';
+
+export const entries = [
+  ['trestle', trestle],
+  ['trestle/v4', trestleV4 as unknown as typeof trestle],
+  ['trestle/legacy', trestleLegacy as unknown as typeof trestle],
+] as const;
+
+/** A promise with its resolver, for a handler to wait on or to say it was reached. */
+export function latch<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+export interface RawConnection {
+  socket: net.Socket;
+  /** Everything received so far. */
+  received(): string;
+  /** Resolves once the received bytes contain `text`. */
+  waitFor(text: string): Promise<string>;
+  /** Resolves with everything received once the server has closed the connection. */
+  closed: Promise<string>;
+}
+
+export function connectRaw(port: number): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let data = '';
+    const waiters: Array<{ text: string; done: (s: string) => void }> = [];
+    const closed = new Promise<string>((r) => socket.on('close', () => r(data)));
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      data += d;
+      for (const w of [...waiters]) {
+        if (data.includes(w.text)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.done(data);
+        }
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.once('connect', () =>
+      resolve({
+        socket,
+        received: () => data,
+        waitFor: (text) => (data.includes(text) ? Promise.resolve(data) : new Promise((done) => waiters.push({ text, done }))),
+        closed,
+      }),
+    );
+    socket.once('error', reject);
+  });
+}
+
+/** The status line and headers of each answer in `raw`, lower-cased names. */
+export function heads(raw: string): Array<{ status: number; headers: Record<string, string> }> {
+  return raw
+    .split('HTTP/1.1 ')
+    .slice(1)
+    .map((part) => {
+      const [head] = part.split('\r\n\r\n');
+      const [statusLine, ...lines] = head!.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const i = line.indexOf(':');
+        headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+      }
+      return { status: Number(statusLine!.split(' ')[0]), headers };
+    });
+}
