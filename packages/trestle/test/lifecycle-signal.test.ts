@@ -1,5 +1,6 @@
 // req.signal (docs/production.md#reqsignal): aborted when the client goes away
-// before the answer is complete, over HTTP/1.1 and HTTP/2, on every entry.
+// before the answer is complete, over HTTP/1.1 and HTTP/2 and through
+// app.fetch (the Request's signal), on every entry.
 import assert from 'node:assert/strict';
 import * as http2 from 'node:http2';
 import { describe, test } from 'node:test';
@@ -82,5 +83,16 @@ for (const [name, trestle] of entries) {
         await served.close();
       });
     }
+
+    test("app.fetch: the Request's signal aborting aborts req.signal, and the fetch rejects", async () => {
+      const { app, entered, aborted } = workApp();
+      const controller = new AbortController();
+      const answer = app.fetch(new Request('http://localhost/work', { signal: controller.signal }));
+      await entered.promise;
+      controller.abort();
+      const reason = (await aborted.promise) as DOMException;
+      assert.equal(reason.name, 'AbortError');
+      await assert.rejects(answer, { name: 'AbortError' });
+    });
   });
 }
