@@ -1,4 +1,4 @@
-// One of the trestle processes behind the reverse proxy (scaling/proxy.ts):
+// One of the trestle processes behind nginx (scaling-proxy.test.ts):
 // `trust proxy` names the proxy's address, so X-Forwarded-* from it are
 // believed and the same headers from anyone else are not. Run as a child of
 // the test: `proxied-server.ts <trust proxy>`.

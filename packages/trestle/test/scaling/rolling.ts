@@ -58,7 +58,7 @@ export async function rollingRestart(entry: string, total = 3000, rate = 200, re
   const logFile = join(dir, 'access.log');
   const ports = [await freePort(), await freePort()] as const;
   const backends = [await startChild(entry, logFile, ports[0]), await startChild(entry, logFile, ports[1])];
-  const nginx = await Nginx.start([...ports], retryPosts);
+  const nginx = await Nginx.start([...ports], { retryPosts });
   const stops: RollingResult['stops'] = [];
   const stopMs: number[] = [];
   try {
