@@ -15,6 +15,27 @@ async function listenApp(app: { listen(port: number, host: string): http.Server 
 
 const keepAlive = { connection: 'keep-alive' };
 
+/** 250 headers after Host (as clients send it first); the status line and body of the answer. */
+async function manyHeaders(port: number): Promise<[number, string]> {
+  const conn = await connectRaw(port);
+  const lines = Array.from({ length: 250 }, (_, i) => `X-H${i}: 1\r\n`).join('');
+  conn.socket.write(`GET /count HTTP/1.1\r\nHost: localhost\r\n${lines}Connection: close\r\n\r\n`);
+  const raw = await conn.closed;
+  return [heads(raw)[0]!.status, raw.slice(raw.indexOf('\r\n\r\n') + 4)];
+}
+
+/** What a bare node server answering the header count gives `manyHeaders`, with `maxHeadersCount` set or node's default. */
+async function bareAnswer(maxHeadersCount: number | undefined): Promise<[number, string]> {
+  const server = http.createServer((req, res) => res.end(String(Object.keys(req.headers).length)));
+  if (maxHeadersCount !== undefined) server.maxHeadersCount = maxHeadersCount;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    return await manyHeaders((server.address() as AddressInfo).port);
+  } finally {
+    server.close();
+  }
+}
+
 for (const [name, trestle] of entries) {
   describe(`${name}: server limits`, () => {
     function app() {
@@ -36,18 +57,21 @@ for (const [name, trestle] of entries) {
       server.close();
     });
 
-    test('a head over 16 KiB gets 431; headers past 200 are not read', async () => {
+    test('a head over 16 KiB gets 431; more than 200 headers are capped as node caps them', async () => {
       const { server, port } = await listenApp(app());
-      const big = await rawRequest(port, 'GET', '/count', { 'x-big': 'a'.repeat(17_000) });
-      assert.equal(big.status, 431);
-      // Host first, as clients send it (a Host past the cap would be dropped too: 400).
-      const conn = await connectRaw(port);
-      const lines = Array.from({ length: 250 }, (_, i) => `X-H${i}: 1\r\n`).join('');
-      conn.socket.write(`GET /count HTTP/1.1\r\nHost: localhost\r\n${lines}Connection: close\r\n\r\n`);
-      const raw = await conn.closed;
-      assert.equal(heads(raw)[0]!.status, 200);
-      assert.equal(raw.slice(raw.indexOf('\r\n\r\n') + 4), '200');
-      server.close();
+      try {
+        const big = await rawRequest(port, 'GET', '/count', { 'x-big': 'a'.repeat(17_000) });
+        assert.equal(big.status, 431);
+        // Node 20 drops the headers past maxHeadersCount; Node 22 and later
+        // refuse the request with 431. Either way trestle's server answers as
+        // a bare node server capped at 200 does, not as one with node's 2000.
+        const answer = await manyHeaders(port);
+        assert.deepEqual(answer, await bareAnswer(200));
+        assert.notDeepEqual(answer, await bareAnswer(undefined));
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
     });
 
     test("the 'server limits' setting changes some, keeping the other defaults; false keeps node's", async () => {
