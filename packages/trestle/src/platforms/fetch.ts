@@ -349,6 +349,7 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
   req.method = request.method;
   req.url = pathOf(url);
   req.headers = {};
+  if (options?.platform !== undefined) (req as IncomingMessage & { platform: unknown }).platform = options.platform;
   request.headers.forEach(putHeader, req);
   if (req.headers.host === undefined) {
     // A Request made in code often has no Host: the URL's is the one the client would send.
