@@ -32,12 +32,6 @@ export interface RequestCore<
   readonly signal: AbortSignal;
   /** The response that belongs to this request. */
   res?: ResponseOf<G, ResBody, LocalsObj>;
-  /**
-   * What the platform gave with a request answered by `app.fetch` (its
-   * `platform` option): `{ name: 'lambda', event, context }` under
-   * `trestle/lambda` (typed by its `lambdaOf(req)`). `undefined` over a socket.
-   */
-  platform?: unknown;
   /** The `next` function of the router currently dispatching. */
   next?: NextFunction;
   /** The URL, rewritten by mounting to strip the mount point; always set on server requests. */

@@ -44,15 +44,12 @@ export function defaultBinary(contentType: string, headers: Headers, body: Uint8
   return !isText(mediaType(contentType));
 }
 
-/** A type or glob (`image/*`, `*\/*`) as a test of a media type. */
+/** A type or glob (`image/*`, `application/vnd.*`, `*\/*`) as a test of a media type. */
 function matcher(pattern: string): (type: string) => boolean {
   const p = pattern.trim().toLowerCase();
-  if (p === '*/*' || p === '*') return () => true;
-  if (p.endsWith('/*')) {
-    const prefix = p.slice(0, -1);
-    return (type) => type.startsWith(prefix);
-  }
-  return (type) => type === p;
+  if (!p.includes('*')) return (type) => type === p;
+  const re = new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*')}$`);
+  return (type) => re.test(type);
 }
 
 /** The rule for `options.binary`: the default, the default plus listed types, or the user's function. */

@@ -54,8 +54,11 @@ export function lambda(app: FetchingApp, options: LambdaOptions = {}): LambdaHan
   };
 }
 
-/** The Lambda event and context of a request `lambda()` made (`req.platform`), typed; `undefined` for any other request. */
-export function lambdaOf(req: { platform?: unknown }): LambdaPlatform | undefined {
-  const platform = req.platform as LambdaPlatform | undefined;
+/**
+ * The Lambda event and context of a request `lambda()` made (`req.platform`,
+ * which `Request` types do not declare), typed; `undefined` for any other request.
+ */
+export function lambdaOf(req: object): LambdaPlatform | undefined {
+  const platform = (req as { platform?: LambdaPlatform }).platform;
   return platform?.name === 'lambda' ? platform : undefined;
 }
