@@ -4,7 +4,7 @@
 // `streaming`, is written to Lambda's response stream as the app writes it.
 import { createError } from '../../errors';
 import { binaryRule } from './binary';
-import { kindOf, type Incoming } from './events';
+import { kindOf, type EventKind, type Incoming } from './events';
 import { albRequest, restRequest } from './request-v1';
 import { httpRequest } from './request-v2';
 import { toResult } from './result';
@@ -13,7 +13,7 @@ import type { FetchingApp, LambdaAlbEvent, LambdaContext, LambdaEvent, LambdaHan
 
 export type * from './types';
 
-function incoming(event: LambdaEvent, kind: ReturnType<typeof kindOf>, basePath: string | undefined): Incoming {
+function incoming(event: LambdaEvent, kind: EventKind, basePath: string | undefined): Incoming {
   if (kind === 'http') return httpRequest(event as LambdaHttpEvent, basePath);
   if (kind === 'alb') return albRequest(event as LambdaAlbEvent, basePath);
   return restRequest(event as LambdaRestEvent, basePath);
