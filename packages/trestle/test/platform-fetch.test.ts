@@ -17,6 +17,8 @@ import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import logger from 'logline-http';
 import multer from 'multer';
+import { Passport } from 'passport';
+import { Strategy as LocalStrategy } from 'passport-local';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
@@ -332,6 +334,74 @@ const CASES: Case[] = [
     status: 200,
   },
 ];
+
+/** passport with passport-local, without a session: a login form checked by the strategy. */
+function withPassport(t: Entry): LooseApp {
+  const passport = new Passport();
+  const users = [{ id: 1, name: 'ada', password: 'lovelace' }];
+  passport.use(
+    new LocalStrategy((username, password, done) => {
+      const user = users.find((u) => u.name === username && u.password === password);
+      done(null, user ?? false, user ? undefined : { message: 'wrong' });
+    }),
+  );
+  const app = t().use(t.urlencoded({ extended: false }));
+  app.post('/login', passport.initialize() as never, passport.authenticate('local', { session: false }) as never, (req, res) => res.json({ user: (req as { user?: { name: string } }).user?.name }));
+  return app;
+}
+
+CASES.push(
+  {
+    name: 'passport-local: a good login',
+    app: withPassport,
+    method: 'POST',
+    path: '/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'username=ada&password=lovelace',
+    status: 200,
+  },
+  {
+    name: 'passport-local: a wrong password is its 401',
+    app: withPassport,
+    method: 'POST',
+    path: '/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'username=ada&password=nope',
+    status: 401,
+  },
+  {
+    name: 'an app that sets Transfer-Encoding: chunked itself: the body without chunk framing',
+    app: (t) =>
+      t().get('/te', (_req, res) => {
+        res.set('transfer-encoding', 'chunked');
+        res.set('content-type', 'text/plain');
+        res.write('first,');
+        res.write('');
+        res.write(Buffer.from('second,') as never);
+        res.end('last');
+      }),
+    path: '/te',
+    status: 200,
+  },
+  {
+    name: "node's own res.end(text): the Content-Length node adds, no Content-Type added",
+    app: (t) => t().get('/raw', (_req, res) => res.end('plain words')),
+    path: '/raw',
+    status: 200,
+  },
+  {
+    name: "node's own res.end() with no body: Content-Length 0",
+    app: (t) => t().get('/empty', (_req, res) => res.end()),
+    path: '/empty',
+    status: 200,
+  },
+  {
+    name: 'Transfer-Encoding: chunked set by the app, and res.send()',
+    app: (t) => t().get('/te', (_req, res) => res.set('transfer-encoding', 'chunked').send('all at once')),
+    path: '/te',
+    status: 200,
+  },
+);
 
 /** The same request over a socket and through app.fetch. */
 async function both(app: LooseApp, c: Case): Promise<[Answer, Answer]> {

@@ -151,4 +151,6 @@ export interface FetchOptions {
   remoteAddress?: string | undefined;
   /** The client's port (`req.socket.remotePort`). */
   remotePort?: number | undefined;
+  /** What the platform gives with the request (Lambda's event and context), set as `req.platform`. */
+  platform?: unknown;
 }
