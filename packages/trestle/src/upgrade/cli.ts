@@ -5,9 +5,9 @@
 // its loading registered that changes on Express 5: route and mount paths
 // with their verified Express 5 form, and the forms used while loading
 // (app.del, app.param(fn), express.static.mime ...).
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Framework } from '../framework';
 import { redirectExpress } from './hook';
@@ -88,8 +88,11 @@ async function main(argv: string[]): Promise<number> {
   await new Promise((done) => setTimeout(done, options.wait));
   process.stdout.write = write;
   const report = buildReport(findings(), 1);
-  if (options.out !== undefined) writeFileSync(resolve(options.out), options.json ? renderJson(report) : render(report, resolve(options.out)));
-  else process.stdout.write(options.json ? renderJson(report) : renderMarkdown(report, process.cwd()));
+  if (options.out !== undefined) {
+    const out = resolve(options.out);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, options.json ? renderJson(report) : render(report, out));
+  } else process.stdout.write(options.json ? renderJson(report) : renderMarkdown(report, process.cwd()));
   if (failure === undefined) return 0;
   process.stderr.write(`trestle: ${options.module} threw while loading (the report holds what it registered before):\n${(failure as Error)?.stack ?? String(failure)}\n`);
   return 1;
