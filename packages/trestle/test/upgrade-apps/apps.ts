@@ -140,13 +140,21 @@ export interface TestRun {
   output: string;
 }
 
-/** Runs the app's own tests in `dir` on `express`; `report` sets TRESTLE_UPGRADE_REPORT. */
+/** What the docs tell an app's owner to preload: require('express') on trestle/v4, the report on. */
+const register = require.resolve('trestle/upgrade/register');
+
+/**
+ * Runs the app's own tests in `dir` on `express`. With `report` (a file),
+ * on trestle/v4 as its owner would: `NODE_OPTIONS=--require
+ * trestle/upgrade/register` and TRESTLE_UPGRADE_REPORT.
+ */
 export function runTests(spec: AppSpec, dir: string, express: ExpressName, report?: string): Promise<TestRun> {
+  if (report !== undefined && express !== 'trestle/v4') throw new Error('the report runs on trestle/v4');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...spec.env,
     TRESTLE_APPS_EXPRESS: express,
-    NODE_OPTIONS: `--require ${hook}`,
+    NODE_OPTIONS: `--require "${report === undefined ? hook : register}"`,
     TRESTLE_UPGRADE_REPORT: report,
   };
   if (report === undefined) delete env.TRESTLE_UPGRADE_REPORT;
