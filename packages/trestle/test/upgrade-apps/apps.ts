@@ -140,15 +140,18 @@ export interface TestRun {
   output: string;
 }
 
+/** Our own request to apimocker, on the branch its tests never run (see apimocker-setmock.cjs). */
+export const apimockerSetMock = [process.execPath, join(here, 'apimocker-setmock.cjs')];
+
 /** What the docs tell an app's owner to preload: require('express') on trestle/v4, the report on. */
 const register = require.resolve('trestle/upgrade/register');
 
 /**
- * Runs the app's own tests in `dir` on `express`. With `report` (a file),
- * on trestle/v4 as its owner would: `NODE_OPTIONS=--require
+ * Runs the app's own tests (or `command`) in `dir` on `express`. With
+ * `report` (a file), on trestle/v4 as its owner would: `NODE_OPTIONS=--require
  * trestle/upgrade/register` and TRESTLE_UPGRADE_REPORT.
  */
-export function runTests(spec: AppSpec, dir: string, express: ExpressName, report?: string): Promise<TestRun> {
+export function runTests(spec: AppSpec, dir: string, express: ExpressName, report?: string, command = spec.test): Promise<TestRun> {
   if (report !== undefined && express !== 'trestle/v4') throw new Error('the report runs on trestle/v4');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -160,7 +163,7 @@ export function runTests(spec: AppSpec, dir: string, express: ExpressName, repor
   if (report === undefined) delete env.TRESTLE_UPGRADE_REPORT;
   // The test runner's own state must not reach the app's runner (node:test reads it).
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(spec.test[0]!, spec.test.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0]!, command.slice(1), { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk));

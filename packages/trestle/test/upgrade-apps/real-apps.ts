@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { APPS, type AppSpec, type ExpressName, installed, patched, patchFile, runTests } from './apps';
+import { APPS, apimockerSetMock, type AppSpec, type ExpressName, installed, patched, patchFile, runTests } from './apps';
 
 const cli = join(__dirname, '..', '..', 'dist', 'upgrade', 'cli.js');
 const reports = mkdtempSync(join(tmpdir(), 'trestle-upgrade-apps-report-'));
@@ -92,6 +92,23 @@ for (const spec of Object.values(APPS)) {
       });
       assert.deepEqual((JSON.parse(out) as { findings: unknown[] }).findings, []);
     });
+
+    if (spec.name === 'apimocker') {
+      test('the branch its tests miss: req.param() in GET /admin/setMock, reported when run, answered on Express 5 once patched', async () => {
+        const reportFile = join(reports, 'apimocker-setmock.json');
+        const v4 = await runTests(spec, dir, 'trestle/v4', reportFile, apimockerSetMock);
+        assert.match(v4.output, /^status 200 /m, v4.output);
+        const lines = [184, 185, 186, 187, 188, 189].map((line) => `req-param lib/apimocker.js:${line}`);
+        assert.deepEqual(findingsOf(reportFile, dir), lines);
+        const before = await runTests(spec, dir, 'express5', undefined, apimockerSetMock);
+        assert.match(before.output, /^status 500 /m, before.output);
+        const fixed = patched(spec);
+        for (const express of ['trestle', 'express5'] as const) {
+          const after = await runTests(spec, fixed, express, undefined, apimockerSetMock);
+          assert.match(after.output, /^status 200 \{"verb":"get","serviceUrl":"added","mockFile":"king.json"\}/m, `${express}: ${after.output}`);
+        }
+      });
+    }
 
     if (existsSync(patchFile(spec))) {
       test('as published, its tests fail on Express 5', async () => {
