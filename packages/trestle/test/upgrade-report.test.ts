@@ -243,6 +243,18 @@ describe('several processes, one report', () => {
     });
   }
 
+  test('a worker killed by its runner (no exit handler runs) has written its places', async () => {
+    const file = target('json');
+    const list = await workers(file);
+    list[0]!.child.kill('SIGKILL');
+    assert.equal(await list[0]!.exited, null);
+    for (const w of list.slice(1)) {
+      w.child.stdin!.end('exit\n');
+      assert.equal(await w.exited, 0, w.stderr());
+    }
+    checkMerged(file);
+  });
+
   test('workers exiting all at once: the report holds all of them', async () => {
     const file = target('json');
     const list = await workers(file);
