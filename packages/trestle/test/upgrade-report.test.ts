@@ -7,7 +7,7 @@
 // `trestle upgrade-report` command, and the docs' anchors.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -185,6 +185,25 @@ describe('the upgrade report over real requests', () => {
     assert.doesNotMatch(md, /ok-redirect|\/ok\//);
   });
 
+  test('a place in a dependency is named with its package; a middleware further down the stack is not the place of what trestle reads', async () => {
+    const modules = join(scratch, 'deps', 'node_modules');
+    const pkg = (name: string, code: string) => {
+      mkdirSync(join(modules, name), { recursive: true });
+      writeFileSync(join(modules, name, 'index.js'), code);
+      return join(modules, name, 'index.js');
+    };
+    const passThrough = pkg('pass-through', 'module.exports = function passThrough(req, res, next) {\n  next();\n};\n');
+    const readsBody = pkg('reads-body', 'module.exports = function readsBody(req, res, next) {\n  req.seen = Object.keys(req.body).length;\n  next();\n};\n');
+    const file = target('json');
+    const app = start([join(FIXTURES, 'dependency-app.js')], { TRESTLE_UPGRADE_REPORT: file, PASS_THROUGH: passThrough, READS_BODY: readsBody });
+    const port = Number(await firstLine(app));
+    assert.equal((await rawRequest(port, 'GET', '/')).body, 'ok');
+    await rawRequest(port, 'GET', '/exit');
+    assert.equal(await app.exited, 0, app.stderr());
+    const places = readJson(file).findings.map((f) => [f.kind, f.file, f.line, f.dependency]);
+    assert.deepEqual(places, [['body-empty', readsBody, 2, 'reads-body']]);
+  });
+
   test('an app that uses no changed form gets a report saying so', async () => {
     const file = target('md');
     const app = start(['-e', "const e = require('trestle/v4'); const a = e(); a.get('/x/:id', (q, s) => s.json(q.params)); a.handle({ method: 'GET', url: '/x/1', headers: {} }, { setHeader() {}, end() {} }, () => {});"], { TRESTLE_UPGRADE_REPORT: file });
@@ -223,6 +242,18 @@ describe('several processes, one report', () => {
       checkMerged(file);
     });
   }
+
+  test('a worker killed by its runner (no exit handler runs) has written its places', async () => {
+    const file = target('json');
+    const list = await workers(file);
+    list[0]!.child.kill('SIGKILL');
+    assert.equal(await list[0]!.exited, null);
+    for (const w of list.slice(1)) {
+      w.child.stdin!.end('exit\n');
+      assert.equal(await w.exited, 0, w.stderr());
+    }
+    checkMerged(file);
+  });
 
   test('workers exiting all at once: the report holds all of them', async () => {
     const file = target('json');

@@ -47,7 +47,7 @@ function checkPaths(kind: 'route-path' | 'mount-path', path: unknown, options: M
       continue; // a path Express 4 itself cannot read threw at registration already
     }
     if (detail === undefined) continue;
-    site ??= callSite();
+    site ??= callSite('app');
     record(kind, `'${p}'`, { express5: detail.suggestion, path: detail }, site);
   }
 }

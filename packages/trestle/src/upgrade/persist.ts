@@ -90,13 +90,14 @@ export function flush(target: string): void {
 }
 
 /**
- * Writes at exit, and a second after new findings (a worker killed by its
- * test runner has no exit to write at).
+ * Writes when new findings were made (once the code that made them has run:
+ * a promise job, which test runners' fake timers leave alone) and at exit
+ * (for the counts). A worker its test runner kills has written its places.
  */
 export function writeAtExit(target: string): void {
-  let timer: NodeJS.Timeout | undefined;
+  let pending = false;
   const write = () => {
-    timer = undefined;
+    pending = false;
     try {
       flush(target);
     } catch (err) {
@@ -104,7 +105,9 @@ export function writeAtExit(target: string): void {
     }
   };
   onFinding(() => {
-    timer ??= setTimeout(write, 1000).unref();
+    if (pending) return;
+    pending = true;
+    void Promise.resolve().then(write);
   });
   process.on('exit', write);
 }

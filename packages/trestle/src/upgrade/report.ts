@@ -117,7 +117,7 @@ export function renderMarkdown(report: Report, reportDir: string): string {
   for (const f of report.findings) {
     const name = relative(reportDir, f.file) || f.file;
     const title = f.dependency === undefined ? `## ${code(name)}` : `## ${code(name)} (in the dependency ${f.dependency})`;
-    if (title !== heading) out.push(title, '');
+    if (title !== heading) out.push(...(heading === '' ? [] : ['']), title, '');
     heading = title;
     out.push(...findingLines(f, docs));
   }

@@ -113,7 +113,7 @@ export function checkBodyParsers(factory: Record<string, unknown>): void {
 /** A handler's promise that rejects: the place is where the reason was made. */
 export function checkRejections(): void {
   watchRejections((reason) => {
-    const site = siteIn((reason as { stack?: unknown } | null)?.stack as string | undefined);
+    const site = siteIn((reason as { stack?: unknown } | null)?.stack as string | undefined, 'app');
     const what = reason instanceof Error ? `${reason.name}: ${reason.message}` : show(reason);
     record('promise-rejected', `a handler's promise rejected with ${what.length > 120 ? `${what.slice(0, 120)}…` : what}`, {}, site);
   });

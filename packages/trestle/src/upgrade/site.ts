@@ -22,6 +22,8 @@ const OWN = [resolve(root, 'dist') + sep, resolve(root, 'lib') + sep, resolve(ro
 /** `at fn (file:line:col)` or `at file:line:col`: the location at the end of the line. */
 const FRAME = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?$/;
 const NODE_MODULES = `${sep}node_modules${sep}`;
+// The report's own frames (wrappers, checks): never the place, never the reader.
+const REPORT = __dirname + sep;
 
 function fileOf(location: string): string | undefined {
   if (location.startsWith('file://')) return fileURLToPath(location);
@@ -35,28 +37,44 @@ function dependencyOf(file: string): string | undefined {
   return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
 }
 
-/** The app's place in a stack trace (as `Error#stack` writes it); undefined when it holds only trestle and node. */
-export function siteIn(stack: string | undefined): Site | undefined {
+/**
+ * How a stack is read. `caller`: the frame right below the report's own is
+ * the place (the app's or a dependency's); when it is trestle's, trestle
+ * did it for itself and there is no place (a middleware's `next()` further
+ * down the stack is not the one reading). `app`: the first frame of the
+ * app's own code, trestle's and dependencies' passed over (a route that
+ * `app.get` or a router package registers, an error made deep in a
+ * database driver), else the first dependency's.
+ */
+export type StackReading = 'caller' | 'app';
+
+/** The place in a stack trace (as `Error#stack` writes it), read as `reading` says; undefined when there is none. */
+export function siteIn(stack: string | undefined, reading: StackReading): Site | undefined {
   if (typeof stack !== 'string') return undefined;
   let fallback: Site | undefined;
   for (const text of stack.split('\n')) {
     const match = FRAME.exec(text.trim());
     if (match === null || !text.trimStart().startsWith('at ')) continue;
     const file = fileOf(match[1]!);
-    if (file === undefined || OWN.some((dir) => file.startsWith(dir))) continue;
+    if (file === undefined || file.startsWith(REPORT)) continue;
+    if (OWN.some((dir) => file.startsWith(dir))) {
+      if (reading === 'caller') return undefined;
+      continue;
+    }
     const site: Site = { file, line: Number(match[2]), column: Number(match[3]) };
     const dependency = dependencyOf(file);
     if (dependency === undefined) return site;
+    if (reading === 'caller') return { ...site, dependency };
     fallback ??= { ...site, dependency };
   }
   return fallback;
 }
 
-/** The app's place that called into trestle, right now. */
-export function callSite(): Site | undefined {
+/** The place that called into trestle, right now. */
+export function callSite(reading: StackReading): Site | undefined {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 40;
   const stack = new Error().stack;
   Error.stackTraceLimit = limit;
-  return siteIn(stack);
+  return siteIn(stack, reading);
 }

@@ -53,8 +53,8 @@ export function onFinding(fn: Listener): void {
   listener = fn;
 }
 
-/** Records `kind` at `site` (the caller's place in the app when not given); nothing when the app has no place on the stack. */
-export function record(kind: FindingKind, detail: string, extra: Extra = {}, site: Site | undefined = callSite()): void {
+/** Records `kind` at `site` (by default the caller of trestle's member, see callSite); nothing without a place. */
+export function record(kind: FindingKind, detail: string, extra: Extra = {}, site: Site | undefined = callSite('caller')): void {
   if (site === undefined) return;
   const finding: Finding = { kind, file: site.file, line: site.line, column: site.column, detail, count: 1 };
   if (extra.path !== undefined) finding.path = extra.path;
