@@ -15,6 +15,11 @@ import type * as T from './types';
  */
 const trestle = createFramework(v4) as unknown as T.TrestleV4;
 
+// The upgrade report (docs/migrating-v4.md): its checks are installed now or
+// never, so with the variable unset nothing of it is loaded or run.
+const upgradeReport = process.env.TRESTLE_UPGRADE_REPORT;
+if (upgradeReport) (require('./upgrade/enable') as typeof import('./upgrade/enable')).enableFromEnv(trestle as never, upgradeReport);
+
 /** The type names Express users import, with `@types/express`'s parameter order. */
 declare namespace trestle {
   /** An application, as `trestle()` returns it; `L` types `app.locals`. Its paths use the v4 path syntax. */

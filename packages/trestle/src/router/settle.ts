@@ -14,7 +14,20 @@ export function rejectionError(reason: unknown): unknown {
   return reason || createError(Error, 'TRESTLE_ERR_PROMISE_REJECTED', 'Rejected promise');
 }
 
+// The upgrade report hears every rejection (Express 4 ignored them); set only when the report is on.
+let rejectionWatcher: ((reason: unknown) => void) | undefined;
+
+/** Makes `watcher` hear each handler's rejection before `next(err)` does (the upgrade report). */
+export function watchRejections(watcher: (reason: unknown) => void): void {
+  rejectionWatcher = watcher;
+}
+
 /** A handler that returns a promise reports its rejection as `next(err)`. */
 export function settle(ret: unknown, next: Next): void {
-  if (isThenable(ret)) ret.then(undefined, (err: unknown) => next(rejectionError(err)));
+  if (isThenable(ret)) {
+    ret.then(undefined, (err: unknown) => {
+      rejectionWatcher?.(err);
+      next(rejectionError(err));
+    });
+  }
 }

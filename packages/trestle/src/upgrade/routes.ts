@@ -65,14 +65,14 @@ function join(base: string, path: string): string {
   return base.endsWith('/') && path.startsWith('/') ? base + path.slice(1) : base + path;
 }
 
-function methodsOf(route: StackLayer['route']): string[] {
+export function methodsOf(route: StackLayer['route']): string[] {
   return Object.keys(route?.methods ?? {}).filter((m) => route!.methods![m]).map((m) => (m === '_all' ? 'ALL' : m.toUpperCase()));
 }
 
 /** Translations made during one walk: apps repeat a path (a route per method, a mount per middleware). */
-type Memo = Map<string, PathTranslation>;
+export type Memo = Map<string, PathTranslation>;
 
-function translated(path: string, options: MatchOptions, memo: Memo): PathTranslation {
+export function translated(path: string, options: MatchOptions, memo: Memo): PathTranslation {
   const key = `${options.end} ${options.strict} ${options.sensitive} ${path}`;
   let translation = memo.get(key);
   if (translation === undefined) memo.set(key, (translation = translatePath(path, options)));

@@ -1,0 +1,25 @@
+// Installs the upgrade report's checks on a trestle/v4 framework: its
+// prototypes' members are replaced by checked ones, once. Only done when
+// the report is on (TRESTLE_UPGRADE_REPORT, or the command), so an app
+// running without it runs the prototypes as built.
+import type { Framework } from '../framework';
+import { checkApplication, checkFactory, checkRequest, checkResponse } from './calls';
+import { checkRegistrations } from './paths';
+import { checkBodyParsers, checkHost, checkQuery, checkRejections } from './runtime';
+
+const instrumented = new WeakSet<object>();
+
+/** Makes `framework` (trestle/v4's factory) record every upgrade finding from now on. */
+export function instrument(framework: Framework): void {
+  if (instrumented.has(framework)) return;
+  instrumented.add(framework);
+  checkResponse(framework.response);
+  checkRequest(framework.request);
+  checkApplication(framework.application, framework.Router);
+  checkFactory(framework);
+  checkBodyParsers(framework as unknown as Record<string, unknown>);
+  checkQuery(framework.request, framework.application);
+  checkHost(framework.request);
+  checkRejections();
+  checkRegistrations(framework.Router);
+}

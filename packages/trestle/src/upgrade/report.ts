@@ -1,0 +1,135 @@
+// The report itself: findings merged (from one process or several) and
+// written as Markdown for people or JSON for tools. The JSON schema is in
+// docs/migrating-v4.md ("The upgrade report").
+import { existsSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { anchorOf, DOCS_PAGE, KINDS } from './kinds';
+import { type Finding, findingKey } from './store';
+
+export interface ReportFinding extends Finding {
+  /** The Express 4 form, what Express 5 does instead, and the Express 5 form (this place's, or the kind's). */
+  form: string;
+  change: string;
+  express5: string;
+  /** The finding's entry in the migration guide: `migrating-v4.md#upgrade-<kind>`. */
+  docs: string;
+}
+
+export interface Report {
+  version: 1;
+  /** How many processes' findings were merged. */
+  processes: number;
+  /** Sorted by dependency (the app's own first), file, line and column. */
+  findings: ReportFinding[];
+}
+
+/** Findings from several processes, one per place (counts summed). */
+export function mergeFindings(lists: Finding[][]): Finding[] {
+  const merged = new Map<string, Finding>();
+  for (const list of lists) {
+    for (const f of list) {
+      const key = findingKey(f);
+      const seen = merged.get(key);
+      if (seen === undefined) merged.set(key, { ...f });
+      else seen.count += f.count;
+    }
+  }
+  return [...merged.values()];
+}
+
+function order(a: Finding, b: Finding): number {
+  return (a.dependency ?? '').localeCompare(b.dependency ?? '') || a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.kind.localeCompare(b.kind);
+}
+
+export function buildReport(findings: Finding[], processes: number): Report {
+  const list = findings
+    .filter((f) => f.kind in KINDS)
+    .sort(order)
+    .map((f): ReportFinding => {
+      const kind = KINDS[f.kind];
+      return { ...f, form: kind.form, change: kind.change, express5: f.express5 ?? kind.express5, docs: `${DOCS_PAGE}#${anchorOf(f.kind)}` };
+    });
+  return { version: 1, processes, findings: list };
+}
+
+/**
+ * Where the Markdown links the guide: TRESTLE_UPGRADE_DOCS if set, else
+ * trestle's own docs page when it is on disk (a checkout), as a path
+ * relative to the report, else the page's name.
+ */
+function docsBase(reportDir: string): string {
+  const given = process.env.TRESTLE_UPGRADE_DOCS;
+  if (given) return given;
+  const local = resolve(__dirname, '..', '..', '..', '..', 'docs', DOCS_PAGE);
+  return existsSync(local) ? relative(reportDir, local) : DOCS_PAGE;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function code(text: string): string {
+  const ticks = text.includes('`') ? '`` ' : '`';
+  return `${ticks}${text}${ticks === '`' ? '`' : ' ``'}`;
+}
+
+function pathLines(f: ReportFinding): string[] {
+  const p = f.path!;
+  const methods = p.methods.length === 0 ? '' : ` (${p.methods.join(', ')})`;
+  const what = p.change === 'rejected' ? `Express 5 rejects it${p.error ? ` (${p.error})` : ''}` : 'Express 5 matches other URLs with it as written';
+  const check = p.equivalent ? 'verified: the same URLs, the same params' : 'not equivalent on every sample: see the notes';
+  const lines = [`${f.kind === 'mount-path' ? 'mount path' : 'route path'} ${code(p.v4)}${methods}: ${what}.`, `  Express 5: ${code(p.suggestion)} (${check})`];
+  for (const note of p.notes) lines.push(`  ${note}`);
+  return lines;
+}
+
+function findingLines(f: ReportFinding, docs: string): string[] {
+  const where = `**line ${f.line}**`;
+  const times = f.count > 1 ? ` · ${f.count} times` : '';
+  const link = `[guide](${docs}#${anchorOf(f.kind)})`;
+  if (f.path !== undefined) {
+    const [first, ...rest] = pathLines(f);
+    return [`- ${where} ${first}`, ...rest.slice(0, 1).map((l) => `${l} · ${link}${times}`), ...rest.slice(1)];
+  }
+  return [`- ${where} ${code(f.detail)}: ${f.change}.`, `  Express 5: ${code(f.express5)} · ${link}${times}`];
+}
+
+function summary(report: Report, docs: string): string[] {
+  const counts = new Map<string, number>();
+  for (const f of report.findings) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);
+  const rows = [...counts].map(([kind, n]) => `| [${KINDS[kind as keyof typeof KINDS].form}](${docs}#${anchorOf(kind as keyof typeof KINDS)}) | ${n} |`);
+  return ['| finding | places |', '|---|---:|', ...rows];
+}
+
+/** The report as Markdown; file names relative to `reportDir`. */
+export function renderMarkdown(report: Report, reportDir: string): string {
+  const docs = docsBase(reportDir);
+  const files = new Set(report.findings.map((f) => f.file));
+  const from = report.processes === 1 ? '' : ` (merged from ${report.processes} processes)`;
+  const out = ['# Express 5 upgrade report', ''];
+  if (report.findings.length === 0) {
+    out.push(`No finding${from}: nothing this app did on trestle/v4 behaves differently on Express 5. Only the code that ran was checked.`, '');
+    return out.join('\n');
+  }
+  out.push(`What this app does on trestle/v4 that Express 5 does differently: ${plural(report.findings.length, 'finding')} in ${plural(files.size, 'file')}${from}. Only the code that ran was checked; each finding links to its entry in the migration guide.`, '');
+  out.push(...summary(report, docs), '');
+  let heading = '';
+  for (const f of report.findings) {
+    const name = relative(reportDir, f.file) || f.file;
+    const title = f.dependency === undefined ? `## ${code(name)}` : `## ${code(name)} (in the dependency ${f.dependency})`;
+    if (title !== heading) out.push(...(heading === '' ? [] : ['']), title, '');
+    heading = title;
+    out.push(...findingLines(f, docs));
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** The report in the format its file name says (`.json`: JSON, else Markdown). */
+export function render(report: Report, target: string): string {
+  return target.endsWith('.json') ? renderJson(report) : renderMarkdown(report, dirname(target));
+}
