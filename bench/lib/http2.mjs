@@ -146,7 +146,7 @@ async function probe(mode, port, { request, expect }) {
 }
 
 /** Runs one HTTP/2 scenario as runScenario runs the others: interleaved rounds, medians of the undisturbed ones. */
-export async function runHttp2Scenario({ name, options, pinned, log }) {
+export async function runHttp2Scenario({ name, options, runtime, pinned, log }) {
   const { base, mode } = HTTP2_SCENARIOS[name];
   const scenario = scenarioData.scenarios[base];
   const measure = hasH2load() ? runH2load : runNodeClient;
@@ -155,7 +155,7 @@ export async function runHttp2Scenario({ name, options, pinned, log }) {
   await Promise.all(rows.map(async (row) => {
     try {
       const variant = row.variant ? `${mode}+${row.variant}` : mode;
-      row.server = await startServer({ framework: `${row.framework}-h2`, scenario: base, variant, cpus: pinned ? '0,1' : null });
+      row.server = await startServer({ framework: `${row.framework}-h2`, scenario: base, variant, cpus: pinned ? '0,1' : null, runtime });
       row.status = 'ok';
     } catch (err) {
       row.status = 'skipped';

@@ -3,7 +3,7 @@
 // Express 5 and 4): the servers differ only in which factory they pass,
 // which is the point of the comparison. Defaults (ETag, X-Powered-By) stay on.
 const { addScenarioRoutes } = require('./connect-app');
-const { HOST, parseArgs, ready, fail } = require('./common');
+const { HOST, parseArgs, ready, fail, serveFetch } = require('./common');
 
 function serveExpressApp(express) {
   const kit = {
@@ -20,7 +20,9 @@ function serveExpressApp(express) {
   // carries what Fastify's does; the measured floor those headers set.
   if (args.variant === 'plain') app.disable('etag').disable('x-powered-by');
   addScenarioRoutes(app, kit, args);
-  app.listen(args.port, HOST, ready).on('error', fail);
+  // `fetch` (Bun, Deno): app.fetch on the runtime's own server instead of node:http.
+  if (args.variant === 'fetch') serveFetch(app.fetch, args.port);
+  else app.listen(args.port, HOST, ready).on('error', fail);
 }
 
 module.exports = { serveExpressApp };
