@@ -17,7 +17,7 @@ const loaded = loadServer(framework, scenarioName);
 
 /** The app's fetch: Hono's script exports its app; an Express-API app is its server's request listener. */
 function fetchOf(server) {
-  if (loaded && loaded.app) return loaded.app.fetch;
+  if (loaded && loaded.hono) return loaded.hono.fetch;
   const app = server.listeners('request')[0];
   if (!app || typeof app.fetch !== 'function') throw new Error(`${framework} has no app.fetch`);
   return app.fetch;

@@ -91,7 +91,8 @@ function sideGoals(runs) {
       const c = run.results.goals?.find((g) => g.text === text);
       return c && c.value !== '—' ? `${c.value}: ${c.met}` : '—';
     });
-    lines.push(`| ${text} | ${cells.join(' | ')} |`);
+    // Targets none of the runs had figures for (scenarios left out) are left out.
+    if (cells.some((cell) => cell !== '—')) lines.push(`| ${text} | ${cells.join(' | ')} |`);
   }
   return [lines.join('\n')];
 }

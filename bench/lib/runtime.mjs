@@ -4,7 +4,7 @@
 // the workspace's devDependencies). The load generator always stays on the
 // Node running the bench, so versions and runtimes meet the same client.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNode } from '../../scripts/install-node.mjs';
@@ -41,6 +41,11 @@ export function nodeMajor(major, cache = DEFAULT_NODE_CACHE) {
 export function otherRuntime(name) {
   const bin = path.join(ROOT, 'node_modules', '.bin', name);
   if (!existsSync(bin)) throw new Error(`${name} is not installed: run npm ci at the repository's root (${bin} is missing)`);
+  // Without its postinstall the package's bin is a Node script that spawns the
+  // binary: the runner would pin and measure the script, not the server.
+  if (readFileSync(bin).subarray(0, 2).toString() === '#!') {
+    throw new Error(`${bin} is a launcher script, not ${name} itself (its postinstall did not run): npm rebuild ${name}`);
+  }
   if (name === 'bun') {
     const version = versionOf(bin, ['--version'], /(\d+\.\d+\.\d+)/);
     return { name, label: `Bun ${version}`, version, bin, fetchServer: 'Bun.serve', command: (args) => [bin, args] };

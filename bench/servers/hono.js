@@ -63,8 +63,9 @@ async function buildRouter(app, { name, scenario }) {
 
 const args = parseArgs();
 const app = build(args);
-// bench:js's fetch mode (lib/js-cost-fetch-child.js) calls app.fetch itself.
-module.exports = { app };
+// bench:js's fetch mode (lib/js-cost-fetch-child.js) calls app.fetch itself. Not
+// exported as `app`: Bun would take an entry script's `{ app }` for a server's options.
+module.exports = { hono: app };
 buildRouter(app, args).then(() => {
   // `fetch` (Bun, Deno): the runtime's own server instead of @hono/node-server.
   if (args.variant === 'fetch') serveFetch(app.fetch, args.port);
