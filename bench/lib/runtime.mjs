@@ -4,7 +4,7 @@
 // the workspace's devDependencies). The load generator always stays on the
 // Node running the bench, so versions and runtimes meet the same client.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNode } from '../../scripts/install-node.mjs';
@@ -37,13 +37,23 @@ export function nodeMajor(major, cache = DEFAULT_NODE_CACHE) {
   return node(path.join(installNode(major, path.join(cache, `n${major}`)), 'node'));
 }
 
+function startsWithShebang(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head.toString() === '#!';
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Bun or Deno from the workspace's node_modules/.bin (`npm ci` installs both). */
 export function otherRuntime(name) {
   const bin = path.join(ROOT, 'node_modules', '.bin', name);
   if (!existsSync(bin)) throw new Error(`${name} is not installed: run npm ci at the repository's root (${bin} is missing)`);
   // Without its postinstall the package's bin is a Node script that spawns the
   // binary: the runner would pin and measure the script, not the server.
-  if (readFileSync(bin).subarray(0, 2).toString() === '#!') {
+  if (startsWithShebang(bin)) {
     throw new Error(`${bin} is a launcher script, not ${name} itself (its postinstall did not run): npm rebuild ${name}`);
   }
   if (name === 'bun') {
