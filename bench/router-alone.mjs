@@ -1,5 +1,4 @@
-'use strict';
-// `node bench/router-alone.js [--scenario params] [--processes 7] [--calls 1000000]`:
+// `node bench/router-alone.mjs [--scenario params] [--processes 7] [--calls 1000000]`:
 // trestle's router alone, without an app, sockets or node's HTTP parser:
 // `router.handle(req, res, done)` called in a loop with plain request and
 // response objects (a fresh request object each call, as the router writes
@@ -8,8 +7,12 @@
 // CPU 0 where taskset exists: 100,000 calls to warm up, then `--calls`
 // timed. Prints ns a call, best of the processes (noise only adds time),
 // and each process's figure.
-const { execFileSync, spawnSync } = require('node:child_process');
-const { scenarios, routeIn } = require('./scenarios');
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import scenarioData from './scenarios.js';
+import { hasTaskset } from './lib/cpu.mjs';
+
+const { scenarios, routeIn } = scenarioData;
 
 const WARMUP = 100_000;
 
@@ -30,8 +33,8 @@ function parse(argv) {
 }
 
 /** One process's measurement: ns a call. */
-function child({ scenario: name, calls }) {
-  const trestle = require('trestle');
+async function child({ scenario: name, calls }) {
+  const { default: trestle } = await import('trestle');
   const { routes, request } = scenarios[name];
   const router = trestle.Router();
   let answered = 0;
@@ -50,23 +53,14 @@ function child({ scenario: name, calls }) {
   return ns;
 }
 
-function hasTaskset() {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true']);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function main() {
+async function main() {
   const options = parse(process.argv.slice(2));
   if (options.child) {
-    process.stdout.write(`${child(options)}\n`);
+    process.stdout.write(`${await child(options)}\n`);
     return;
   }
   const pin = hasTaskset();
-  const args = [__filename, '--child', '--scenario', options.scenario, '--calls', String(options.calls)];
+  const args = [fileURLToPath(import.meta.url), '--child', '--scenario', options.scenario, '--calls', String(options.calls)];
   const figures = [];
   for (let i = 0; i < options.processes; i++) {
     const [command, commandArgs] = pin ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
@@ -80,9 +74,7 @@ function main() {
     `${options.calls.toLocaleString('en')} calls (each: ${figures.map((ns) => ns.toFixed(0)).join(', ')})`);
 }
 
-try {
-  main();
-} catch (err) {
+main().catch((err) => {
   console.error(`router-alone: ${err.message}`);
   process.exit(1);
-}
+});
