@@ -25,6 +25,8 @@ const ROWS = [
   { label: 'trestle, Express\'s defaults', framework: 'trestle-h2', extra: null },
   { label: 'trestle, X-Powered-By off (`same-headers`)', framework: 'trestle-h2', extra: 'same-headers' },
   { label: 'trestle, X-Powered-By and ETag off', framework: 'trestle-h2', extra: 'plain' },
+  // docs/http2.md: a listener around the app (no adoption: a prototype switch a request).
+  { label: 'trestle behind `(req, res) => app(req, res)`', framework: 'trestle-h2', extra: 'wrapped' },
 ];
 const CLIENTS = 8;
 const STREAMS = 16;

@@ -2,6 +2,7 @@
 // Serving the scenarios with any framework that has Express's API (trestle,
 // Express 5 and 4): the servers differ only in which factory they pass,
 // which is the point of the comparison. Defaults (ETag, X-Powered-By) stay on.
+const http = require('node:http');
 const { addScenarioRoutes } = require('./connect-app');
 const { HOST, parseArgs, ready, fail, serveFetch } = require('./common');
 
@@ -22,6 +23,9 @@ function serveExpressApp(express) {
   addScenarioRoutes(app, kit, args);
   // `fetch` (Bun, Deno): app.fetch on the runtime's own server instead of node:http.
   if (args.variant === 'fetch') serveFetch(app.fetch, args.port);
+  // `wrapped` (bench:js): a listener around the app, which the app cannot adopt
+  // (docs/ARCHITECTURE.md): every request has its prototype switched.
+  else if (args.variant === 'wrapped') http.createServer((req, res) => app(req, res)).listen(args.port, HOST, ready).on('error', fail);
   else app.listen(args.port, HOST, ready).on('error', fail);
 }
 

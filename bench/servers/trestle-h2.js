@@ -29,4 +29,6 @@ const app = build(args.name);
 if (extra === 'same-headers') app.disable('x-powered-by');
 // `plain` (bench/h2-cpu.mjs): neither of Express's two default headers.
 if (extra === 'plain') app.disable('x-powered-by').disable('etag');
-createH2Server(mode, app).listen(args.port, HOST, ready).on('error', fail);
+// `wrapped` (bench/h2-cpu.mjs): a listener around the app, which it cannot adopt.
+const listener = extra === 'wrapped' ? (req, res) => app(req, res) : app;
+createH2Server(mode, listener).listen(args.port, HOST, ready).on('error', fail);
