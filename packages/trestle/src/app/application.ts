@@ -49,7 +49,7 @@ export interface App {
   enabled(name: string): boolean;
   handle(req: Req, res: Res, callback?: Next): void;
   /** `app.fetch(request, options)`, bound to the app (see init). */
-  fetch(request: Request, options?: FetchOptions): Promise<Response>;
+  fetch(request: Request, options?: FetchOptions, context?: unknown): Promise<Response>;
   emit(event: string, ...args: unknown[]): boolean;
   on(event: string, fn: (...args: unknown[]) => void): unknown;
   path(): string;
@@ -140,7 +140,7 @@ export const applicationMembers = {
     this.parent = undefined;
     // Own and bound, so it works unbound: `export default { fetch: app.fetch }`, `Deno.serve(app.fetch)`.
     const app = this;
-    this.fetch = (request: Request, options?: FetchOptions) => fetchPlatform().fetchApp(app, request, options);
+    this.fetch = (request: Request, options?: FetchOptions, context?: unknown) => fetchPlatform().fetchApp(app, request, options, context);
     // A mounted app inherits what its parent has, unless it set it itself
     // (its own defaults included, `trust proxy` excepted: see settings.ts).
     this.on('mount', (parent) => {

@@ -9,6 +9,7 @@
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
+import { fetchOnWorkers, onWorkers } from './workers';
 
 /** What this needs of an app (its request and response classes, and its entry), without importing the application. */
 interface FetchableApp {
@@ -337,8 +338,10 @@ function putHeader(this: IncomingMessage, value: string, name: string): void {
   this.rawHeaders.push(name, value);
 }
 
-/** `app.fetch(request, options)`: the app's answer to `request` as a `Response`. */
-export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions): Promise<Response> {
+/** `app.fetch(request, options, context)`: the app's answer to `request` as a `Response`. */
+export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions, context?: unknown): Promise<Response> {
+  // A Worker calls fetch(request, env, ctx).
+  if (onWorkers) return fetchOnWorkers(app, request, options, context);
   const url = request.url;
   const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, options);
   const classes = app._classes as unknown as AppClasses;
