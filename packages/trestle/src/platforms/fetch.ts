@@ -9,6 +9,7 @@
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
+import { setPeer } from './peer';
 import { fetchOnWorkers, onWorkers } from './workers';
 
 /** What this needs of an app (its request and response classes, and its entry), without importing the application. */
@@ -64,13 +65,10 @@ class FetchSocket extends EventEmitter {
   reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   reading = false;
 
-  constructor(encrypted: boolean, options: FetchOptions | undefined) {
+  constructor(encrypted: boolean, request: Request, options: FetchOptions | undefined) {
     super();
     this.encrypted = encrypted;
-    const address = options?.remoteAddress;
-    this.remoteAddress = address;
-    this.remotePort = options?.remotePort;
-    this.remoteFamily = address === undefined ? undefined : address.includes(':') ? 'IPv6' : 'IPv4';
+    setPeer(this, request, options);
   }
 
   /** node writes the response here: informational heads (before the header is sent) are dropped, the rest kept or streamed. */
@@ -343,7 +341,7 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
   // A Worker calls fetch(request, env, ctx).
   if (onWorkers) return fetchOnWorkers(app, request, options, context);
   const url = request.url;
-  const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, options);
+  const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, request, options);
   const classes = app._classes as unknown as AppClasses;
   const req = new classes.IncomingMessage(socket);
   req.httpVersionMajor = 1;
