@@ -1,5 +1,6 @@
 // The application prototype: settings, middleware and routing (delegated to
 // the lazily created app router), sub-apps, views and listen.
+import { refuseOnPlatform } from '../platforms/platform';
 import * as http from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { finalHandler } from './final-handler';
@@ -295,6 +296,7 @@ export const applicationMembers = {
    * the server's `error` event).
    */
   listen(this: App, ...args: unknown[]): http.Server {
+    refuseOnPlatform('app.listen()', 'listen');
     const server = createAppServer(this);
     const last = args[args.length - 1];
     if (typeof last === 'function') {

@@ -10,7 +10,8 @@ import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
 import { setPeer } from './peer';
-import { fetchOnWorkers, onWorkers } from './workers';
+import { onWorkers } from './platform';
+import { fetchOnWorkers } from './workers';
 
 /** What this needs of an app (its request and response classes, and its entry), without importing the application. */
 interface FetchableApp {

@@ -17,12 +17,6 @@ interface ServableApp {
   _classes: { IncomingMessage: unknown; ServerResponse: unknown };
 }
 
-/** Are we on Cloudflare Workers? Its `navigator.userAgent` says so, as Cloudflare documents. */
-export const onWorkers: boolean = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
-
-/** The platform's name in errors (see errors.ts, TRESTLE_ERR_PLATFORM). */
-export const PLATFORM_NAME = 'Cloudflare Workers';
-
 let bridge: CloudflareNode | undefined;
 /** The port of each app's server inside the Worker (an in-process table, no socket). */
 const ports = new WeakMap<object, number>();

@@ -1,8 +1,9 @@
-// The conformance app of the runtime tests (runtimes.test.ts, workers.test.ts):
+// The conformance app of the runtime tests (bun-deno.test.ts, workers.test.ts):
 // one app, written once, run on Node over a socket and on each other runtime;
 // the answers are compared. CommonJS with no TypeScript, so Bun, Deno and a
 // Worker bundler take it as it is. `framework` is the entry (trestle,
-// trestle/v4 or trestle/legacy), `log` the stream logline writes to.
+// trestle/v4 or trestle/legacy), `log` the stream logline writes to (its default,
+// process.stdout, when none).
 'use strict';
 const path = require('path');
 const cookieParser = require('cookie-parser');
@@ -13,7 +14,7 @@ function createApp(framework, log, options) {
   const app = framework();
   app.set('views', path.join(__dirname, 'views'));
   app.set('view engine', 'ejs');
-  app.use(logger(':method :url :status :res[content-length]', { stream: log }));
+  app.use(logger(':method :url :status :res[content-length]', log ? { stream: log } : {}));
   app.use(cookieParser('runtime secret'));
   app.use(framework.json({ limit: '1kb' }));
   app.use(framework.urlencoded({ extended: false, limit: '1kb' }));

@@ -3,8 +3,8 @@
 // `PORT <n>` when it listens; its logline lines come as `LOG <line>`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import * as http from 'node:http';
 import { join } from 'node:path';
+import { rawRequest, type RawResponse } from '../helpers';
 
 export const ROOT = join(__dirname, '..', '..', '..', '..');
 export const BIN = join(ROOT, 'node_modules', '.bin');
@@ -107,23 +107,6 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-export interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** One request over a fresh connection. */
-export function request(port: number, method: string, path: string, headers: http.OutgoingHttpHeaders = {}, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      let data = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (data += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** An answer as rawRequest (helpers.ts) gives it; `request` sends one over a fresh connection. */
+export type Answer = RawResponse;
+export const request = rawRequest;
