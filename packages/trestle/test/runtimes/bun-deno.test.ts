@@ -10,7 +10,7 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CASES, comparable, type Case } from './cases';
-import { bun, deno, missing, node, request, start, type Answer, type Runtime, type Started } from './spawn';
+import { ROOT, bun, deno, missing, node, request, start, type Answer, type Runtime, type Started } from './spawn';
 
 const SERVE = join(__dirname, 'serve.cjs');
 const ENTRIES = ['trestle', 'v4', 'legacy'] as const;
@@ -75,6 +75,27 @@ describe('the example app (examples/app.js) on each runtime', () => {
         assert.equal(answers[2]!.status, 200);
       });
     }
+  }
+});
+
+describe('examples/bun.js and examples/deno.mjs: the example app on the runtime\'s own server', () => {
+  const examples: [Runtime, string][] = [
+    [bun, 'bun.js'],
+    [{ ...deno, args: ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', '--allow-sys'] }, 'deno.mjs'],
+  ];
+  for (const [runtime, file] of examples) {
+    test(`examples/${file} answers as the example app on Node`, { skip: missing(runtime) }, async () => {
+      const paths = ['/books/1', '/books/99', '/boom'];
+      const expected = await served(node, ['example', 'listen'], (server) => Promise.all(paths.map((p) => request(server.port, 'GET', p))));
+      const server = await start(runtime, join(ROOT, 'examples', file), [], { PORT: '0' });
+      try {
+        const answers = await Promise.all(paths.map((p) => request(server.port, 'GET', p)));
+        paths.forEach((p, i) => assert.deepEqual(comparable(answers[i]!), comparable(expected[i]!), `GET ${p}`));
+        assert.deepEqual(JSON.parse(answers[0]!.body), { id: '1', title: 'The Left Hand of Darkness', author: 'Ursula K. Le Guin' });
+      } finally {
+        await server.stop();
+      }
+    });
   }
 });
 

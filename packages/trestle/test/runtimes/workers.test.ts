@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { Miniflare } from 'miniflare';
 import { CASES, comparable } from './cases';
-import { BIN, node, request, start, type Answer } from './spawn';
+import { BIN, ROOT, node, request, start, type Answer } from './spawn';
 import { COMPATIBILITY_DATE, bundleWorker } from './worker';
 
 const DIST = join(__dirname, '..', '..', 'dist');
@@ -106,6 +106,25 @@ async function logLines(lines: string[], count: number): Promise<string[]> {
   while (logged().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   return logged();
 }
+
+describe('examples/worker.mjs: the example app as a Worker', { skip }, () => {
+  test('answers as the example app on Node', async () => {
+    const paths = ['/books/1', '/books/99', '/boom'];
+    const server = await start(node, join(__dirname, 'serve.cjs'), ['example', 'listen']);
+    let expected: Answer[];
+    try {
+      expected = await Promise.all(paths.map((p) => request(server.port, 'GET', p)));
+    } finally {
+      await server.stop();
+    }
+    const { mf } = await worker(await bundleWorker(`export { default } from ${JSON.stringify(join(ROOT, 'examples', 'worker.mjs'))};`, __dirname));
+    try {
+      for (const [i, p] of paths.entries()) assert.deepEqual(comparable(await answer(mf, 'GET', p), NOT_COMPARED), comparable(expected[i]!, NOT_COMPARED), `GET ${p}`);
+    } finally {
+      await mf.dispose();
+    }
+  });
+});
 
 describe('Cloudflare Workers (workerd through miniflare)', { skip }, () => {
   for (const [entry, file] of Object.entries(ENTRIES)) {
