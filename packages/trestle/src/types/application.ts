@@ -70,9 +70,12 @@ export interface ApplicationCore<L extends LocalsRecord = LocalsRecord, G extend
   /**
    * Answers a WHATWG `Request` with a `Response`, running the app as over a
    * socket. Bound to the app: `export default { fetch: app.fetch }` and
-   * `Deno.serve(app.fetch)` work. `options.remoteAddress` is the client's address.
+   * `Deno.serve(app.fetch)` work. `options.remoteAddress` is the client's address
+   * (Deno's handler info and Bun's server, passed there, say it too). On
+   * Cloudflare Workers the runtime calls it as `fetch(request, env, ctx)`:
+   * `req.cloudflare` holds `env` and `ctx`.
    */
-  fetch(request: Request, options?: FetchOptions): Promise<Response>;
+  fetch(request: Request, options?: FetchOptions, context?: unknown): Promise<Response>;
   /** Runs a request through the app's router, then `callback`, or the final handler (the 404 and error pages). */
   handle(req: http.IncomingMessage, res: http.ServerResponse, callback?: NextFunction): void;
   /** Variables every view of the app sees, `settings` among them; callable to merge an object in. */

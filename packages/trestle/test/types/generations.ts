@@ -59,10 +59,10 @@ trestle.bodyParser();
 // @ts-expect-error -- Express 4 does not bundle it either: reading it throws
 trestleV4.bodyParser();
 
-// app.fetch on every entry: a Request in, a Promise<Response> out, usable unbound.
+// app.fetch on every entry: a Request in, a Promise<Response> out, usable unbound; a Worker calls it (request, env, ctx).
 for (const app of [trestle(), trestleV4(), trestleLegacy()]) {
   const { fetch } = app;
-  expectType<(request: Request, options?: trestle.FetchOptions) => Promise<Response>>()(fetch);
+  expectType<(request: Request, options?: trestle.FetchOptions, context?: unknown) => Promise<Response>>()(fetch);
   const worker: { fetch(request: Request): Promise<Response> } = { fetch: app.fetch };
   void worker;
   void app.fetch(new Request('http://localhost/'), { remoteAddress: '127.0.0.1', remotePort: 5000 });
