@@ -163,6 +163,11 @@ describe('Cloudflare Workers (workerd through miniflare)', { skip }, () => {
         }
       });
 
+      test("who the client is: the bridge's socket gives CF-Connecting-IP as req.ip, X-Forwarded-Proto https as req.secure", async () => {
+        const res = await answer(mf, 'GET', '/ip', { 'cf-connecting-ip': '198.51.100.4', 'x-forwarded-proto': 'https' });
+        assert.deepEqual(JSON.parse(res.body), { ip: '198.51.100.4', protocol: 'https', hostname: '127.0.0.1', httpVersion: '1.1' });
+      });
+
       test("req.cloudflare holds the Worker's env and ctx", async () => {
         const res = await answer(mf, 'GET', '/env');
         assert.deepEqual(JSON.parse(res.body), { greeting: 'hello from env', hasCtx: 'function' });
