@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   TRESTLE_ERR_MIDDLEWARE_NOT_INSTALLED: 'trestle/legacy: a bundled middleware whose package the app does not have (trestle.session() without express-session)',
   TRESTLE_ERR_MISSING_ARG: 'a required argument is missing',
   TRESTLE_ERR_NOT_A_VIEW_ENGINE: 'a view engine module without __express',
+  TRESTLE_ERR_PLATFORM_UNSUPPORTED: 'something the platform cannot do: files from disk (static, sendFile, download) or app.listen() on Cloudflare Workers',
   TRESTLE_ERR_PARAM_HANDLER: 'router.param(name, fn) without a function, in the generation\'s words',
   TRESTLE_ERR_REMOVED_IN_V4: 'a member Express 4 removed was read: app.router, or a bundled middleware (v4)',
   TRESTLE_ERR_ROUTE_HANDLER: 'a route method (app.get(path, x), route.get(x)) given something other than a function, in the generation\'s words',

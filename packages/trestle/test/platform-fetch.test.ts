@@ -595,3 +595,30 @@ for (const gen of GENERATIONS) {
     });
   });
 }
+
+for (const gen of GENERATIONS) {
+  describe(`app.fetch: who the client is, from what a runtime's server passes second (${gen})`, () => {
+    const who = (options: object) => {
+      const app = ENTRIES[gen]().get('/', (req, res) => res.json({ ip: req.ip, port: (req.socket as { remotePort?: number }).remotePort, family: (req.socket as { remoteFamily?: string }).remoteFamily }));
+      const fetch = app.fetch as (request: Request, options: object) => Promise<Response>;
+      return fetch(new Request('http://localhost/'), options).then((res) => res.json());
+    };
+
+    test("Deno.serve's handler info: remoteAddr", async () => {
+      assert.deepEqual(await who({ remoteAddr: { transport: 'tcp', hostname: '203.0.113.5', port: 4123 }, completed: Promise.resolve() }), { ip: '203.0.113.5', port: 4123, family: 'IPv4' });
+    });
+
+    test("Bun.serve's server: requestIP(request), asked with the request", async () => {
+      let asked: unknown;
+      const server = { port: 3000, requestIP: (request: Request) => ((asked = request.url), { address: '2001:db8::7', family: 'IPv6', port: 5123 }) };
+      assert.deepEqual(await who(server), { ip: '2001:db8::7', port: 5123, family: 'IPv6' });
+      assert.equal(asked, 'http://localhost/');
+    });
+
+    test('options.remoteAddress wins; an object that says nothing leaves the client unknown', async () => {
+      assert.deepEqual(await who({ remoteAddress: '192.0.2.1', remotePort: 1, remoteAddr: { hostname: '203.0.113.5', port: 2 } }), { ip: '192.0.2.1', port: 1, family: 'IPv4' });
+      assert.deepEqual(await who({ GREETING: 'an env, say' }), {});
+      assert.deepEqual(await who({ requestIP: () => null }), {});
+    });
+  });
+}

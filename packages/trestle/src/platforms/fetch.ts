@@ -10,6 +10,9 @@ import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
 import { Unchunker } from './fetch-chunks';
+import { setPeer } from './peer';
+import { onWorkers } from './platform';
+import { fetchOnWorkers } from './workers';
 
 /** What this needs of an app (its request and response classes, and its entry), without importing the application. */
 interface FetchableApp {
@@ -69,13 +72,10 @@ class FetchSocket extends EventEmitter {
   typed = false;
   framed = false;
 
-  constructor(encrypted: boolean, options: FetchOptions | undefined) {
+  constructor(encrypted: boolean, request: Request, options: FetchOptions | undefined) {
     super();
     this.encrypted = encrypted;
-    const address = options?.remoteAddress;
-    this.remoteAddress = address;
-    this.remotePort = options?.remotePort;
-    this.remoteFamily = address === undefined ? undefined : address.includes(':') ? 'IPv6' : 'IPv4';
+    setPeer(this, request, options);
   }
 
   /** node writes the response here: informational heads (before the header is sent) are dropped, the rest kept or streamed. */
@@ -368,10 +368,12 @@ function putHeader(this: IncomingMessage, value: string, name: string): void {
   this.rawHeaders.push(name, value);
 }
 
-/** `app.fetch(request, options)`: the app's answer to `request` as a `Response`. */
-export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions): Promise<Response> {
+/** `app.fetch(request, options, context)`: the app's answer to `request` as a `Response`. */
+export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions, context?: unknown): Promise<Response> {
+  // A Worker calls fetch(request, env, ctx).
+  if (onWorkers) return fetchOnWorkers(app, request, options, context);
   const url = request.url;
-  const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, options);
+  const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, request, options);
   const classes = app._classes as unknown as AppClasses;
   const req = new classes.IncomingMessage(socket);
   req.httpVersionMajor = 1;
