@@ -42,7 +42,7 @@ export async function startServer(spec, scenarioName, wrapper = []) {
     child.stdin.end();
     return new Promise((resolve) => child.on('exit', resolve));
   };
-  return { child, load, stop };
+  return { child, port, load, stop };
 }
 
 /** n24, n22... for the node binaries under /tmp/nodes, else this node's version. */
