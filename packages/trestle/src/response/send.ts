@@ -28,6 +28,26 @@ const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffe
  * Node 24, docs/PERFORMANCE.md).
  */
 function builtinETag(body: string | Buffer, length: number, weak: boolean): string {
+  if (typeof body === 'string' && body === last.body && weak === last.weak) return last.tag;
+  const tag = hashETag(body, length, weak);
+  if (typeof body === 'string' && body.length <= LAST_BODY_MAX) {
+    last.body = body;
+    last.weak = weak;
+    last.tag = tag;
+  }
+  return tag;
+}
+
+/**
+ * The last string body hashed, and its tag: an app answering the same body
+ * again (a health check, a constant JSON document) skips the hash, for the
+ * cost of one string comparison when the body differs. One body, not a map
+ * of them: it keeps nothing alive but that one string (at most 16 KiB).
+ */
+const LAST_BODY_MAX = 16384;
+const last = { body: '', weak: true, tag: hashETag('', 0, true) };
+
+function hashETag(body: string | Buffer, length: number, weak: boolean): string {
   const digest = oneShotHash ? oneShotHash('sha1', body, 'base64') : crypto.createHash('sha1').update(body).digest('base64');
   // One expression: V8 builds one string, where a template then a `W/` prefix made two.
   return (weak ? 'W/"' : '"') + length.toString(16) + '-' + digest.substring(0, 27) + '"';
