@@ -201,6 +201,19 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
     assert.deepEqual(JSON.parse(run(process.execPath, ['--input-type=module', '-e', esm], app, 60000)), [200, 'hi 192.0.2.1', true]);
   });
 
+  test('the upgrade report from the tarball: `trestle upgrade-report` (the bin) and trestle/upgrade/register', () => {
+    writeFileSync(join(app, 'v4-app.cjs'), "const express = require('express');\nconst app = express();\napp.get('/u/:id?', (req, res) => res.send(200, 'x'));\nmodule.exports = app;\n");
+    const bin = join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'trestle.cmd' : 'trestle');
+    const report = JSON.parse(run(bin, ['upgrade-report', 'v4-app.cjs', '--json'], app, 60000));
+    assert.deepEqual(report.findings.map((f: { kind: string; line: number; express5: string }) => [f.kind, f.line, f.express5]), [['route-path', 3, "'/u{/:id}'"]]);
+    const served = "const http = require('http'); const app = require('./v4-app.cjs'); const s = app.listen(0, () => http.get({ port: s.address().port, path: '/u/1' }, (r) => { r.resume(); r.on('end', () => s.close()); }));";
+    const env = { ...process.env, TRESTLE_UPGRADE_REPORT: 'upgrade.json' };
+    const result = spawnSync(process.execPath, ['--require', 'trestle/upgrade/register', '-e', served], { cwd: app, encoding: 'utf8', timeout: 60000, env });
+    assert.equal(result.status, 0, result.stderr);
+    const kinds = JSON.parse(readFileSync(join(app, 'upgrade.json'), 'utf8')).findings.map((f: { kind: string }) => f.kind);
+    assert.deepEqual(kinds.sort(), ['route-path', 'send-status-body']);
+  });
+
   test("a dependency's own require('express') runs on trestle installed under Express's name", () => {
     const out = run(process.execPath, ['-e', "require('uses-express')().then((a) => console.log(JSON.stringify(a)))"], app, 60000);
     assert.deepEqual(JSON.parse(out), ['Trestle', 'via express']);

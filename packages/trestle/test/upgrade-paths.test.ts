@@ -69,6 +69,14 @@ const TABLE: Row[] = [
   { v4: '/ab?cd', change: 'rejected', suggestion: '/a{b}cd', urls: ['/abcd', '/acd', '/abbcd'] },
   { v4: '/a(bc)?d', change: 'rejected', suggestion: String(/^\/a(bc)?d\/?$/i), urls: ['/abcd', '/ad', '/abd'] },
   { v4: '/(foo|bar)/x', change: 'rejected', suggestion: String(/^\/(?:foo|bar)\/x\/?$/i), urls: ['/foo/x', '/bar/x', '/baz/x'] },
+  // Combinations: a parameter repeated with `+`, `*` before a parameter, an optional parameter before `*`,
+  // a pattern of alternatives after a dot, `?` on a character before a parameter, `*` and a pattern in one path.
+  { v4: '/:id+', change: 'rejected', suggestion: String(/^(?:\/(?<id>[^/]+?))+\/?$/i), urls: ['/a', '/a/b', '/a/b/', '/'] },
+  { v4: '/*/:id', change: 'rejected', suggestion: '/{*path}/:id', urls: ['/a/1', '/a/b/1', '/1', '//1'] },
+  { v4: '/user/:id?/*', change: 'rejected', suggestion: '/user{/:id}/{*path}', urls: ['/user/1/x', '/user//x', '/user/1/', '/user/', '/user'] },
+  { v4: '/a.:ext(json|xml)', change: 'rejected', suggestion: String(/^\/a(?:\.(?<ext>json|xml))\/?$/i), urls: ['/a.json', '/a.XML', '/a.txt', '/a'] },
+  { v4: '/colou?r/:id', change: 'rejected', suggestion: '/colo{u}r/:id', urls: ['/color/1', '/colour/1', '/colouur/1'] },
+  { v4: '/api/*/v:ver(\\d+)', change: 'rejected', suggestion: String(/^\/api\/(.*)\/v(?:(?<ver>\d+))\/?$/i), urls: ['/api/x/v2', '/api/x/y/v10', '/api/v2', '/api/x/vx'] },
   // Two parameters in one segment: Express 5 lets the second take characters Express 4 refuses it.
   { v4: '/flights/:from-:to', change: 'different', suggestion: String(/^\/flights(?:\/(?<from>[^/]+?))-(?:(?<to>(?:(?!\/|-).)+?))\/?$/i), urls: ['/flights/LAX-SFO', '/flights/a-b-c', '/flights/Q--~--/'] },
   // A trailing slash Express 5 strips away.

@@ -305,6 +305,17 @@ describe('trestle upgrade-report (the command)', () => {
     assert.match(help.stdout, /Usage: trestle upgrade-report/);
   });
 
+  test('--call: a module exporting the function that makes the app; a rejection after loading does not stop the report', async () => {
+    const fixture = join(FIXTURES, 'factory-app.js');
+    const without = await command(['upgrade-report', fixture, '--json']);
+    assert.equal(without.code, 0, without.stderr);
+    assert.deepEqual((JSON.parse(without.stdout) as Report).findings, [], 'not called: nothing registered');
+    const { code, stdout, stderr } = await command(['upgrade-report', fixture, '--json', '--call']);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(placesIn(JSON.parse(stdout) as Report, fixture), marks(fixture));
+    assert.match(stderr, /failed after loading \(ignored\)[^]*no database here/);
+  });
+
   test('an app that throws while loading: exit 1, and the report of what it registered before', async () => {
     const file = target('json');
     const fixture = join(FIXTURES, 'throws-app.js');

@@ -15,12 +15,14 @@ import { instrument } from './instrument';
 import { buildReport, render, renderJson, renderMarkdown } from './report';
 import { findings } from './store';
 
-const USAGE = `Usage: trestle upgrade-report <app module> [--out <file.md|file.json>] [--json] [--wait <ms>]
+const USAGE = `Usage: trestle upgrade-report <app module> [--out <file.md|file.json>] [--json] [--wait <ms>] [--call]
 
 Loads the module on trestle/v4 (require('express') answers trestle/v4; servers do
 not listen) and reports what it registered that changes on Express 5: route and
 mount paths with their verified Express 5 form, and the removed forms used while
 loading. Markdown on stdout unless --out names a file (.json: JSON) or --json.
+--call: the module exports a function that makes the app: call it (no arguments).
+--wait: milliseconds to wait after loading, for apps that add routes later.
 For what the app does on requests, run it or its tests with
 TRESTLE_UPGRADE_REPORT=report.md (see trestle's docs/migrating-v4.md).`;
 
@@ -29,14 +31,16 @@ interface Options {
   out?: string;
   json: boolean;
   wait: number;
+  call: boolean;
 }
 
 function parse(argv: string[]): Options | string {
   if (argv[0] !== 'upgrade-report') return argv[0] === undefined || argv[0] === '--help' || argv[0] === '-h' ? '' : `unknown command ${argv[0]}`;
-  const options: Partial<Options> = { json: false, wait: 0 };
+  const options: Partial<Options> = { json: false, wait: 0, call: false };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--json') options.json = true;
+    else if (arg === '--call') options.call = true;
     else if (arg === '--out') options.out = argv[++i];
     else if (arg === '--wait') options.wait = Number(argv[++i]);
     else if (arg === '--help' || arg === '-h') return '';
@@ -55,19 +59,34 @@ function stopListening(): void {
   } as typeof net.Server.prototype.listen;
 }
 
-async function load(file: string): Promise<unknown> {
+/** The module's export (`default` for an ES module). */
+async function importModule(file: string): Promise<unknown> {
   try {
-    require(file);
-    return undefined;
+    const exported = require(file) as { default?: unknown; [Symbol.toStringTag]?: unknown } | undefined;
+    // Node 20.19 and 22.12 on require an ES module: its namespace.
+    return exported?.[Symbol.toStringTag] === 'Module' ? exported.default : exported;
   } catch (err) {
-    if ((err as { code?: string }).code !== 'ERR_REQUIRE_ESM' && !file.endsWith('.mjs')) return err;
+    if ((err as { code?: string }).code !== 'ERR_REQUIRE_ESM' && !file.endsWith('.mjs')) throw err;
   }
+  return ((await import(pathToFileURL(file).href)) as { default?: unknown }).default;
+}
+
+/** Loads the app (calling its factory with `call`); the error it threw, if any. */
+async function load(file: string, call: boolean): Promise<unknown> {
   try {
-    await import(pathToFileURL(file).href);
+    const exported = await importModule(file);
+    if (call && typeof exported === 'function') await (exported as () => unknown)();
     return undefined;
   } catch (err) {
     return err;
   }
+}
+
+/** A database the app cannot reach rejects later: said on stderr, and the report is written all the same. */
+function survive(): void {
+  const say = (err: unknown) => process.stderr.write(`trestle: the app failed after loading (ignored): ${(err as Error)?.stack ?? String(err)}\n`);
+  process.on('unhandledRejection', say);
+  process.on('uncaughtException', say);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -84,7 +103,8 @@ async function main(argv: string[]): Promise<number> {
   // What the app prints goes to stderr: stdout is the report's.
   const write = process.stdout.write;
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof write;
-  const failure = await load(resolve(options.module));
+  survive();
+  const failure = await load(resolve(options.module), options.call);
   await new Promise((done) => setTimeout(done, options.wait));
   process.stdout.write = write;
   const report = buildReport(findings(), 1);

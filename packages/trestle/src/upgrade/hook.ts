@@ -19,19 +19,48 @@ export function expressTarget(request: string): string | undefined {
   return undefined;
 }
 
+/** trestle/v4's file for an `express...` specifier an `import` names (a URL); undefined for other modules. */
+function expressImportTarget(request: string): string | undefined {
+  if (request === 'express') return pathToFileURL(join(packageRoot, 'dist', 'v4.mjs')).href;
+  const file = expressTarget(request);
+  if (file === undefined) return undefined;
+  return pathToFileURL(/[\\/]router$/.test(file) ? join(file, 'index.js') : file.endsWith('.js') ? file : `${file}.js`).href;
+}
+
+interface HookContext {
+  conditions?: string[];
+}
+type NextResolve = (specifier: string, context: HookContext) => unknown;
+type RegisterHooks = (hooks: { resolve(specifier: string, context: HookContext, next: NextResolve): unknown }) => unknown;
+
 let hooked = false;
 
-/** From now on `require('express')` in this process loads trestle/v4; `import` too where node has `module.register`. */
+/** From now on `require('express')` and `import 'express'` in this process load trestle/v4 (`import` from Node 20.6). */
 export function redirectExpress(): void {
   if (hooked) return;
   hooked = true;
+  const registerHooks = (Module as unknown as { registerHooks?: RegisterHooks }).registerHooks;
+  if (registerHooks !== undefined) {
+    // Node 22.15 and later: one synchronous hook for both.
+    registerHooks({
+      resolve(specifier, context, next) {
+        const target = context.conditions?.includes('import') ? expressImportTarget(specifier) : expressTarget(specifier);
+        return next(target ?? specifier, context);
+      },
+    });
+    return;
+  }
+  redirectRequire();
+  const register = (Module as unknown as { register?: (url: string, parentURL: string, options: object) => void }).register;
+  register?.(pathToFileURL(join(__dirname, 'hooks.mjs')).href, pathToFileURL(__filename).href, {
+    data: { v4: pathToFileURL(join(packageRoot, 'dist', 'v4.mjs')).href, v4Lib: pathToFileURL(join(packageRoot, 'v4', 'lib')).href },
+  });
+}
+
+function redirectRequire(): void {
   const original = moduleWithResolve._resolveFilename;
   moduleWithResolve._resolveFilename = function (this: unknown, request, parent, isMain, options) {
     const target = typeof request === 'string' ? expressTarget(request) : undefined;
     return original.call(this, target ?? request, parent, isMain, options);
   };
-  const register = (Module as unknown as { register?: (url: string, parentURL: string, options: object) => void }).register;
-  register?.(pathToFileURL(join(__dirname, 'hooks.mjs')).href, pathToFileURL(__filename).href, {
-    data: { v4: pathToFileURL(join(packageRoot, 'dist', 'v4.mjs')).href, v4Lib: pathToFileURL(join(packageRoot, 'v4', 'lib')).href },
-  });
 }

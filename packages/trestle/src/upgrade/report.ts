@@ -73,25 +73,21 @@ function code(text: string): string {
   return `${ticks}${text}${ticks === '`' ? '`' : ' ``'}`;
 }
 
-function pathLines(f: ReportFinding): string[] {
+/** A path finding's first line: the path, its methods, what Express 5 does with it. */
+function pathWhat(f: ReportFinding): string {
   const p = f.path!;
   const methods = p.methods.length === 0 ? '' : ` (${p.methods.join(', ')})`;
   const what = p.change === 'rejected' ? `Express 5 rejects it${p.error ? ` (${p.error})` : ''}` : 'Express 5 matches other URLs with it as written';
-  const check = p.equivalent ? 'verified: the same URLs, the same params' : 'not equivalent on every sample: see the notes';
-  const lines = [`${f.kind === 'mount-path' ? 'mount path' : 'route path'} ${code(p.v4)}${methods}: ${what}.`, `  Express 5: ${code(p.suggestion)} (${check})`];
-  for (const note of p.notes) lines.push(`  ${note}`);
-  return lines;
+  return `${f.kind === 'mount-path' ? 'mount path' : 'route path'} ${code(p.v4)}${methods}: ${what}.`;
 }
 
 function findingLines(f: ReportFinding, docs: string): string[] {
-  const where = `**line ${f.line}**`;
-  const times = f.count > 1 ? ` · ${f.count} times` : '';
-  const link = `[guide](${docs}#${anchorOf(f.kind)})`;
-  if (f.path !== undefined) {
-    const [first, ...rest] = pathLines(f);
-    return [`- ${where} ${first}`, ...rest.slice(0, 1).map((l) => `${l} · ${link}${times}`), ...rest.slice(1)];
-  }
-  return [`- ${where} ${code(f.detail)}: ${f.change}.`, `  Express 5: ${code(f.express5)} · ${link}${times}`];
+  const where = `- **line ${f.line}**`;
+  const tail = ` · [guide](${docs}#${anchorOf(f.kind)})${f.count > 1 ? ` · ${f.count} times` : ''}`;
+  const p = f.path;
+  if (p === undefined) return [`${where} ${code(f.detail)}: ${f.change}.`, `  Express 5: ${code(f.express5)}${tail}`];
+  const check = p.equivalent ? 'verified: the same URLs, the same params' : 'not equivalent on every sample: see the notes';
+  return [`${where} ${pathWhat(f)}`, `  Express 5: ${code(p.suggestion)} (${check})${tail}`, ...p.notes.map((note) => `  ${note}`)];
 }
 
 function summary(report: Report, docs: string): string[] {
