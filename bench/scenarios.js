@@ -16,6 +16,13 @@ function paramRoutes(count) {
 }
 const PARAMS_REPLY = { id: '42', itemId: '7' };
 
+// json-varied's answers: the json object plus a counter, one per server, so
+// each answer differs from the one before.
+function variedJson() {
+  let n = 0;
+  return () => ({ ...JSON_REPLY, id: ++n });
+}
+
 // Like paramRoutes, but every `every`th route (the first of each run, so the
 // last route stays plain) takes digit-only ids: a regular-expression route,
 // written in each framework's own syntax by routeIn().
@@ -39,6 +46,12 @@ function routeIn(syntax, route) {
     case 'hono': return route.path.replace(/:\w+/g, '$&{\\d+}');
     default: throw new Error(`no regular-expression routes in "${syntax}" syntax`);
   }
+}
+
+// The path of a scenario's n-th request: its `vary` prefix, n and suffix
+// where it has one (params-varied), else its one path.
+function requestPath(request, n) {
+  return request.vary ? `${request.vary[0]}${n}${request.vary[1]}` : request.path;
 }
 
 // A JSON object whose serialisation is exactly 1 KiB.
@@ -86,6 +99,24 @@ const scenarios = {
     routes: paramRoutes(50),
     request: { method: 'GET', path: '/api/v1/resource48/42/items/7' },
     expect: { type: 'application/json', json: PARAMS_REPLY },
+  },
+  // The varied scenarios (issue 34): bodies that differ on every request, so
+  // that no memo of a body (an ETag remembered by body) pays, as in an app
+  // whose answers carry ids, times or user data. json-varied: the server adds
+  // a counter; params-varied: the load generator sends a new id each request
+  // (`request.vary`: the path is prefix + n + suffix, lib/load.mjs).
+  'json-varied': {
+    about: 'GET /json-varied answering the json object plus a per-request counter `id`: a body that differs every time',
+    request: { method: 'GET', path: '/json-varied' },
+    expect: { type: 'application/json', json: JSON_REPLY, counter: 'id' },
+    extraVariants: { node: ['etag'], fastify: ['etag'], trestle: ['plain'] },
+  },
+  'params-varied': {
+    about: 'params with a new id on every request (/api/v1/resource48/<n>/items/7): the echoed body differs every time',
+    routes: paramRoutes(50),
+    request: { method: 'GET', path: '/api/v1/resource48/42/items/7', vary: ['/api/v1/resource48/', '/items/7'] },
+    expect: { type: 'application/json', json: PARAMS_REPLY },
+    extraVariants: { node: ['etag'], fastify: ['etag'], trestle: ['plain'] },
   },
   middleware: {
     about: `${MIDDLEWARE_COUNT} pass-through middleware, then the hello handler`,
@@ -208,4 +239,4 @@ const scenarios = {
   },
 };
 
-module.exports = { scenarios, routeIn, HELLO, JSON_REPLY, STATIC_DIR, STATIC_FILE };
+module.exports = { scenarios, routeIn, variedJson, requestPath, HELLO, JSON_REPLY, STATIC_DIR, STATIC_FILE };

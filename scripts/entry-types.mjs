@@ -41,6 +41,7 @@ export const names = [
   { name: 'RouterOptions', doc: 'The options of `trestle.Router()`: `caseSensitive`, `mergeParams`, `strict`.', target: 'T.RouterOptions' },
   { name: 'CookieOptions', doc: 'The options of `res.cookie()` and `res.clearCookie()`.', target: 'T.CookieOptions' },
   { name: 'FetchOptions', doc: 'The second argument of `app.fetch()`: the client\'s `remoteAddress` and `remotePort`.', target: 'T.FetchOptions' },
+  { name: 'FetchContext', doc: 'What a Cloudflare Worker\'s runtime passes `app.fetch()` third (its `ExecutionContext`).', target: 'T.FetchContext' },
   { name: 'ParamsDictionary', doc: '`req.params` when the path\'s parameters are not known: strings by name.', target: 'T.ParamsDictionary' },
   { name: 'RouteParameters', params: 'Path extends string', doc: 'The `req.params` type a path gives in $SYNTAX: $EXAMPLE.', target: { v5: 'T.RouteParameters<Path>', v4: 'T.RouteParametersV4<Path>', legacy: 'T.RouteParametersV4<Path>' } },
   { name: 'ParsedQs', doc: '`req.query` as the query parsers give it: strings, arrays and nested objects.', target: 'T.ParsedQs' },

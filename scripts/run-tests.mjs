@@ -1,6 +1,7 @@
 // Runs every test file of the workspace with node:test; .ts files load through tsx.
-// Usage: node scripts/run-tests.mjs [--file-timeout=MS] [--concurrency=N] [dir-or-file ...]
-//   (default: packages/*/test and scripts/test; a file named on the command line runs whatever its name)
+// Usage: node scripts/run-tests.mjs [--file-timeout=MS] [--concurrency=N] [--exclude=PATH ...] [dir-or-file ...]
+//   (default: packages/*/test and scripts/test; a file named on the command line runs whatever its name;
+//   --exclude leaves out the files under PATH, as CI does with the other runtimes' tests after its first Node)
 //
 // Each file runs in a node process of its own, a few at a time, each with a
 // deadline: a file still running at its deadline (a test that never settles, or
@@ -43,6 +44,11 @@ const args = process.argv.slice(2);
 const fileTimeout = numberOption(args, 'file-timeout', 180_000);
 // As many files at once as `node --test` runs by default.
 const concurrency = numberOption(args, 'concurrency', Math.max(1, availableParallelism() - 1));
+// --exclude=PATH (repeatable): files whose path starts with PATH are not run.
+const excluded = [];
+for (let at = args.findIndex((a) => a.startsWith('--exclude=')); at !== -1; at = args.findIndex((a) => a.startsWith('--exclude='))) {
+  excluded.push(join(args.splice(at, 1)[0].slice('--exclude='.length)));
+}
 const roots = args;
 if (roots.length === 0) {
   for (const pkg of readdirSync('packages').sort()) {
@@ -50,7 +56,7 @@ if (roots.length === 0) {
   }
   roots.push(join('scripts', 'test'));
 }
-const files = roots.flatMap((root) => collect(root, []));
+const files = roots.flatMap((root) => collect(root, [])).filter((file) => !excluded.some((path) => file.startsWith(path)));
 if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));
   process.exit(1);

@@ -10,7 +10,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { checkAnswer } from './probe.mjs';
-import { freePort } from './server-process.mjs';
+import { freePort, runtimeCommand } from './server-process.mjs';
 import { plannedRows } from './run-scenario.mjs';
 import { median } from './report.mjs';
 
@@ -51,14 +51,15 @@ function request(port, { method, path: urlPath }) {
  * One process's life: resolves to { ready, answer, exit } in ms from spawn,
  * or rejects with what went wrong (a wrong answer, a crash, the time limit).
  */
-function coldRun(row, port, scenario, env) {
-  const args = [path.join(BENCH_DIR, 'servers', `${row.framework}.js`), 'cold', String(port), ...(row.variant ? [row.variant] : [])];
+function coldRun(row, port, scenario, env, runtime) {
+  const [command, args] = runtimeCommand(runtime, [path.join(BENCH_DIR, 'servers', `${row.framework}.js`), 'cold', String(port),
+    ...(row.variant ? [row.variant] : [])]);
   return new Promise((resolve, reject) => {
     const times = {};
     let stderr = '';
     let failure = null;
     const began = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd: BENCH_DIR, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: BENCH_DIR, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const timer = setTimeout(() => fail(`no exit within ${RUN_TIMEOUT_MS / 1000}s`), RUN_TIMEOUT_MS);
     function fail(why) {
       failure ??= why;
@@ -87,12 +88,13 @@ function coldRun(row, port, scenario, env) {
 }
 
 // Modules that `require(ids)` loads, counted in a fresh process.
-function countAtRequire(ids) {
+function countAtRequire(ids, runtime) {
   const code = `const before = new Set(Object.keys(require.cache));
 ${ids.map((id) => `require(${JSON.stringify(id)});`).join('\n')}
 console.log(Object.keys(require.cache).filter((f) => !before.has(f)).length);`;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-e', code], { cwd: BENCH_DIR, stdio: ['ignore', 'pipe', 'ignore'] });
+    const [command, args] = runtimeCommand(runtime, ['-e', code]);
+    const child = spawn(command, args, { cwd: BENCH_DIR, stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
@@ -103,12 +105,12 @@ console.log(Object.keys(require.cache).filter((f) => !before.has(f)).length);`;
   });
 }
 
-async function countModules(rows, scenario, env) {
+async function countModules(rows, scenario, env, runtime) {
   const entries = [];
-  for (const entry of ENTRIES) entries.push({ ...entry, atRequire: await countAtRequire(entry.ids) });
+  for (const entry of ENTRIES) entries.push({ ...entry, atRequire: await countAtRequire(entry.ids, runtime) });
   for (const row of rows.filter((r) => r.status === 'ok')) {
     try {
-      const run = await coldRun(row, await freePort(), scenario, { ...env, BENCH_COUNT_MODULES: '1' });
+      const run = await coldRun(row, await freePort(), scenario, { ...env, BENCH_COUNT_MODULES: '1' }, runtime);
       const found = /^modules (\d+)$/m.exec(run.stderr);
       row.modulesAtExit = found ? Number(found[1]) : null;
     } catch {
@@ -130,12 +132,12 @@ function pairedRatio(row, other, field) {
 }
 
 // The timed runs: one process per row per run, rows taking turns.
-async function timedRuns(live, scenario, runs, env) {
+async function timedRuns(live, scenario, runs, env, runtime) {
   for (let run = 0; run < runs; run++) {
     const shift = run % live.length;
     for (const row of [...live.slice(shift), ...live.slice(0, shift)]) {
       try {
-        const { ready, answer, exit, stderr } = await coldRun(row, await freePort(), scenario, env);
+        const { ready, answer, exit, stderr } = await coldRun(row, await freePort(), scenario, env, runtime);
         const cpu = /^cpu ([\d.]+)$/m.exec(stderr);
         row.runs.push({ run, ready, answer, exit, cpu: cpu ? Number(cpu[1]) : null });
       } catch (err) {
@@ -162,7 +164,7 @@ function summarise(live) {
   }
 }
 
-export async function runCold({ scenario, options, log }) {
+export async function runCold({ scenario, options, runtime, log }) {
   const began = Date.now();
   const rows = plannedRows(scenario, options.frameworks);
   for (const row of rows) if (row.variant) row.label = row.framework === 'trestle' ? `trestle/${row.variant}` : row.label;
@@ -170,7 +172,7 @@ export async function runCold({ scenario, options, log }) {
   // A first, untimed run per framework checks its answer and warms the file cache.
   for (const row of rows.filter((r) => r.status === 'pending')) {
     try {
-      await coldRun(row, await freePort(), scenario, env);
+      await coldRun(row, await freePort(), scenario, env, runtime);
       row.status = 'ok';
       row.runs = [];
     } catch (err) {
@@ -180,20 +182,20 @@ export async function runCold({ scenario, options, log }) {
     }
   }
   const live = rows.filter((row) => row.status === 'ok');
-  await timedRuns(live, scenario, options.runs, env);
+  await timedRuns(live, scenario, options.runs, env, runtime);
   summarise(live);
-  const entries = await countModules(rows, scenario, env);
+  const entries = await countModules(rows, scenario, env, runtime);
   return { about: scenario.about, cold: true, runs: options.runs, seconds: (Date.now() - began) / 1000, rows, entries };
 }
 
 const x = (n) => (n == null ? '—' : n.toFixed(2));
 const whole = (n) => (n == null ? '—' : Math.round(n).toString());
 
-export function coldTable(name, result) {
+export function coldTable(name, result, runtimeLabel) {
   const head = ['framework', 'spawn to exit ms', ...PEERS.map((p) => `× ${p}`), 'CPU ms', 'CPU × hono', 'to answer ms', 'to ready ms',
     'modules at exit', 'notes'];
   const lines = [
-    `### ${name}: ${result.about}`,
+    `### ${name} (${runtimeLabel}): ${result.about}`,
     '',
     `Median of ${result.runs} runs per framework, interleaved; times in ms from spawn, lower is better; ` +
       '× peer: the median of the run-by-run ratios. CPU: the process\'s own user + system time, all threads.',

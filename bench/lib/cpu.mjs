@@ -8,7 +8,7 @@ import os from 'node:os';
 export const SERVER_CPU = '0';
 export const LOAD_CPU = '1';
 
-function hasTaskset() {
+export function hasTaskset() {
   try {
     execFileSync('taskset', ['-V'], { stdio: 'ignore' });
     return true;

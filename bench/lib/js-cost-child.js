@@ -9,7 +9,7 @@
 // the median of all batches.
 const { Duplex } = require('node:stream');
 const { loadServer, waitForServer, print } = require('./js-cost-server');
-const { scenarios } = require('../scenarios');
+const { scenarios, requestPath } = require('../scenarios');
 
 const [framework, scenarioName, variant] = process.argv.slice(2);
 const BATCH = 50;
@@ -19,8 +19,10 @@ const MEASURED_REQUESTS = 300_000;
 loadServer(framework, scenarioName, variant);
 let server;
 
-function requestText(scenario) {
-  const { method = 'GET', path = '/', headers = {}, body } = scenario.request;
+// The request as bytes; the n-th of a scenario whose path varies (params-varied).
+function requestText(scenario, n) {
+  const { method = 'GET', headers = {}, body } = scenario.request;
+  const path = n === undefined ? scenario.request.path : requestPath(scenario.request, n);
   const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1:3000', 'User-Agent: js-cost', 'Accept: */*'];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   if (body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
@@ -70,7 +72,13 @@ class Connection extends Duplex {
 
 async function main() {
   server = await waitForServer(framework);
-  const batch = Buffer.from(requestText(scenarios[scenarioName]).repeat(BATCH));
+  const scenario = scenarios[scenarioName];
+  // A varying path: every request of every batch a new one, made before the clock starts.
+  let sentPaths = 0;
+  const fixed = Buffer.from(requestText(scenario).repeat(BATCH));
+  const nextBatch = scenario.request.vary
+    ? () => Buffer.from(Array.from({ length: BATCH }, () => requestText(scenario, ++sentPaths)).join(''))
+    : () => fixed;
   const connection = new Connection();
   server.emit('connection', connection);
   const perRequest = [];
@@ -78,6 +86,7 @@ async function main() {
     for (let sent = 0; sent < requests; sent += BATCH) {
       connection.wanted = connection.answers + BATCH;
       const answered = new Promise((resolve) => (connection.onWanted = resolve));
+      const batch = nextBatch();
       const start = process.hrtime.bigint();
       connection.push(batch);
       await answered;

@@ -6,7 +6,7 @@
 // Deno, Workers) asks of the framework, the Request's making included.
 // Prints one JSON line as js-cost-child.js does.
 const { loadServer, waitForServer, print } = require('./js-cost-server');
-const { scenarios } = require('../scenarios');
+const { scenarios, requestPath } = require('../scenarios');
 
 const [framework, scenarioName] = process.argv.slice(2);
 const BATCH = 50;
@@ -17,7 +17,7 @@ const loaded = loadServer(framework, scenarioName);
 
 /** The app's fetch: Hono's script exports its app; an Express-API app is its server's request listener. */
 function fetchOf(server) {
-  if (loaded && loaded.app) return loaded.app.fetch;
+  if (loaded && loaded.hono) return loaded.hono.fetch;
   const app = server.listeners('request')[0];
   if (!app || typeof app.fetch !== 'function') throw new Error(`${framework} has no app.fetch`);
   return app.fetch;
@@ -25,15 +25,19 @@ function fetchOf(server) {
 
 async function main() {
   const fetch = fetchOf(await waitForServer(framework));
-  const { method = 'GET', path = '/', headers = {}, body } = scenarios[scenarioName].request;
-  const url = `http://127.0.0.1:3000${path}`;
+  const { request } = scenarios[scenarioName];
+  const { method = 'GET', headers = {}, body } = request;
+  // A varying path (params-varied): a new one each request, the string made inside the timing as any app's would be.
+  let sent = 0;
+  const fixed = `http://127.0.0.1:3000${request.path}`;
+  const urlOf = request.vary ? () => `http://127.0.0.1:3000${requestPath(request, ++sent)}` : () => fixed;
   const init = { method, headers: { 'user-agent': 'js-cost', accept: '*/*', ...headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) }, body };
   const perRequest = [];
   async function run(requests, record) {
     for (let sent = 0; sent < requests; sent += BATCH) {
       const start = process.hrtime.bigint();
       for (let i = 0; i < BATCH; i++) {
-        const res = await fetch(new Request(url, init));
+        const res = await fetch(new Request(urlOf(), init));
         if (res.status !== 200) {
           console.error(`unexpected answer: ${res.status} ${await res.text()}`);
           process.exit(1);

@@ -6,8 +6,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import scenarioData from '../scenarios.js';
 
 const url = (port, request) => `http://127.0.0.1:${port}${request.path}`;
+
+// A scenario whose path varies (params-varied) takes a new one each request,
+// counted across all connections.
+let sent = 0;
+function varying(request) {
+  if (!request.vary) return {};
+  const setupRequest = (req) => Object.assign(req, { path: scenarioData.requestPath(request, ++sent) });
+  return { requests: [{ method: request.method, headers: request.headers, body: request.body, setupRequest }] };
+}
 
 async function runAutocannon({ port, request, seconds, connections }) {
   const result = await autocannon({
@@ -15,6 +25,7 @@ async function runAutocannon({ port, request, seconds, connections }) {
     method: request.method,
     headers: request.headers,
     body: request.body,
+    ...varying(request),
     connections,
     duration: seconds,
     // autocannon only notices the end of the run at a sample tick; a short
@@ -48,7 +59,7 @@ const scripts = new Map();
 let scriptDir = null;
 
 function wrkScript(request) {
-  if (request.method === 'GET' && !request.body) return [];
+  if (request.method === 'GET' && !request.body && !request.vary) return [];
   if (!scripts.has(request)) {
     if (!scriptDir) {
       scriptDir = mkdtempSync(path.join(os.tmpdir(), 'trestle-bench-'));
@@ -57,8 +68,12 @@ function wrkScript(request) {
     const file = path.join(scriptDir, `request-${scripts.size}.lua`);
     const headers = Object.entries(request.headers || {})
       .map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}\n`).join('');
+    // A varying path (params-varied): a new one each request, as autocannon's above.
+    const vary = request.vary
+      ? `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format(nil, ${JSON.stringify(request.vary[0])} .. n .. ${JSON.stringify(request.vary[1])})\nend\n`
+      : '';
     writeFileSync(file, `wrk.method = ${JSON.stringify(request.method)}\n${headers}` +
-      `wrk.body = [==[${request.body ?? ''}]==]\n`);
+      (request.body === undefined ? '' : `wrk.body = [==[${request.body}]==]\n`) + vary);
     scripts.set(request, file);
   }
   return ['-s', scripts.get(request)];

@@ -3,26 +3,38 @@
 // body) must not pass for a fast framework.
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import scenarioData from '../scenarios.js';
 
 const PROBE_TIMEOUT_MS = 5_000;
 
-// Resolves to null when the answer is right, or to what is wrong with it.
-export async function probe(port, { request, expect }) {
-  let res;
-  let text;
+// One request; resolves to { status, type, text, headers }, or to a string saying why it failed.
+async function ask(port, request, path) {
   try {
-    res = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
       method: request.method,
       headers: request.headers,
       body: request.body,
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
-    text = await res.text();
+    const text = await res.text();
+    const headers = Object.fromEntries(res.headers);
+    return { status: res.status, type: headers['content-type'] || '', text, headers };
   } catch (err) {
     return `request failed: ${err.cause?.message || err.message}`;
   }
-  const headers = Object.fromEntries(res.headers);
-  return checkAnswer({ status: res.status, type: headers['content-type'] || '', text, headers }, expect);
+}
+
+// Resolves to null when the answer is right, or to what is wrong with it. A
+// varied scenario (a counter in the answer, or a path that varies) is asked
+// twice, and the two bodies must differ.
+export async function probe(port, { request, expect }) {
+  const first = await ask(port, request, request.path);
+  const wrong = typeof first === 'string' ? first : checkAnswer(first, expect);
+  if (wrong || !(expect.counter || request.vary)) return wrong;
+  const second = await ask(port, request, scenarioData.requestPath(request, 1));
+  if (typeof second === 'string') return second;
+  if (second.status !== 200) return `status ${second.status} on a second request, expected 200`;
+  return second.text === first.text ? 'the body did not change from one request to the next' : null;
 }
 
 // What is wrong with an answer ({ status, type, text, headers }), or null
@@ -43,6 +55,12 @@ export function checkAnswer({ status, type, text, headers = {} }, expect) {
       value = JSON.parse(text);
     } catch {
       return `body is not JSON: ${JSON.stringify(text.slice(0, 80))}`;
+    }
+    if (expect.counter) {
+      // json-varied: the object plus an integer counter, checked then left out.
+      if (!Number.isInteger(value?.[expect.counter])) return `no integer "${expect.counter}" in ${text.slice(0, 80)}`;
+      value = { ...value };
+      delete value[expect.counter];
     }
     if (!isDeepStrictEqual(value, expect.json)) return `JSON body ${text.slice(0, 80)}`;
   }

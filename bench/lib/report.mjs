@@ -36,12 +36,13 @@ const fmt = {
   mb: (n) => (n == null ? '—' : n.toFixed(0)),
 };
 
-export function scenarioTable(name, result) {
+// `runtime`: what the servers ran on ("Node 24.11.1", "Bun 1.4.5"), named in the heading.
+export function scenarioTable(name, result, runtime) {
   const own = OWN_BASELINE[name];
   const head = ['framework', 'req/s', '× node', '× express5', ...(own ? [`× own ${own}`] : []),
     'p99 ms', 'RSS MB', 'notes'];
   const lines = [
-    `### ${name}: ${result.about}`,
+    `### ${name} (${runtime}): ${result.about}`,
     '',
     `| ${head.join(' | ')} |`,
     `| ${head.map((h, i) => (i === 0 || i === head.length - 1 ? '---' : '---:')).join(' | ')} |`,
@@ -54,4 +55,50 @@ export function scenarioTable(name, result) {
     lines.push(`| ${[row.label, ...cells, row.note ?? ''].join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+// The columns a scenario's rows show per runtime side by side: throughput
+// and its ratio to bare node, or for cold the time and its ratio to Hono's.
+const SIDE_COLUMNS = {
+  load: [['req/s', (row) => fmt.int(row.rps)], ['× node', (row) => fmt.x(row.vsNode)], ['RSS MB', (row) => fmt.mb(row.rssMB)]],
+  cold: [['spawn to exit ms', (row) => fmt.int(row.ms)], ['× hono', (row) => fmt.x(row.vsHono)]],
+};
+
+function sideTable(name, runs) {
+  const first = runs.find((run) => run.results.scenarios[name])?.results.scenarios[name];
+  const columns = first.cold ? SIDE_COLUMNS.cold : SIDE_COLUMNS.load;
+  const labels = [...new Set(runs.flatMap((run) => run.results.scenarios[name]?.rows.map((row) => row.label) ?? []))];
+  const head = ['framework', ...runs.flatMap((run) => columns.map(([title], i) => (i === 0 ? `${run.runtime} ${title}` : title)))];
+  const lines = [`### ${name}, side by side: ${first.about}`, '', `| ${head.join(' | ')} |`,
+    `| ${head.map((h, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`];
+  for (const label of labels) {
+    const cells = runs.flatMap((run) => {
+      const row = run.results.scenarios[name]?.rows.find((r) => r.label === label && r.status === 'ok');
+      return columns.map(([, cell]) => (row ? cell(row) : '—'));
+    });
+    lines.push(`| ${[label, ...cells].join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+function sideGoals(runs) {
+  const texts = [...new Set(runs.flatMap((run) => (run.results.goals ?? []).map((c) => c.text)))];
+  if (!texts.length) return [];
+  const lines = ['### trestle against its targets, side by side', '', `| target | ${runs.map((run) => run.runtime).join(' | ')} |`,
+    `| --- | ${runs.map(() => '---').join(' | ')} |`];
+  for (const text of texts) {
+    const cells = runs.map((run) => {
+      const c = run.results.goals?.find((g) => g.text === text);
+      return c && c.value !== '—' ? `${c.value}: ${c.met}` : '—';
+    });
+    // Targets none of the runs had figures for (scenarios left out) are left out.
+    if (cells.some((cell) => cell !== '—')) lines.push(`| ${text} | ${cells.join(' | ')} |`);
+  }
+  return [lines.join('\n')];
+}
+
+/** Tables putting several runs' figures side by side (`--node 20,22,24`): runs are [{ runtime, results }]. */
+export function sideBySide(runs) {
+  const names = [...new Set(runs.flatMap((run) => Object.keys(run.results.scenarios)))];
+  return [...names.map((name) => sideTable(name, runs)), ...sideGoals(runs)];
 }

@@ -9,10 +9,14 @@ import { median } from './report.mjs';
 
 // The rows of a scenario's table: one per framework, or one per logger
 // variant where the scenario lists them (and n/a where it lists none); a
-// scenario's extraVariants add rows after a framework's default one.
-export function plannedRows(scenario, frameworks) {
+// scenario's extraVariants add rows after a framework's default one. On a
+// runtime with a fetch server of its own (Bun, Deno: lib/runtime.mjs), trestle
+// has a `fetch` row too (app.fetch on that server) and Hono only that one.
+export function plannedRows(scenario, frameworks, runtime) {
   return frameworks.flatMap((framework) => {
-    const variants = scenario.variants ? scenario.variants[framework] : [null, ...(scenario.extraVariants?.[framework] ?? [])];
+    let variants = scenario.variants ? scenario.variants[framework] : [null, ...(scenario.extraVariants?.[framework] ?? [])];
+    if (runtime?.fetchServer && framework === 'trestle') variants = [...variants, 'fetch'];
+    if (runtime?.fetchServer && framework === 'hono') variants = ['fetch'];
     const note = scenario.notes?.[framework];
     if (!variants) return [{ framework, variant: null, label: framework, status: 'n/a', note: note ? `n/a: ${note}` : 'n/a' }];
     return variants.map((variant) => ({
@@ -41,8 +45,8 @@ async function measureRound(row, measure, seconds, load, round) {
   return { round, ...figures, ...shares, disturbed: shares.otherCpu > DISTURBED };
 }
 
-export async function runScenario({ name, scenario, options, measure, pinned, log }) {
-  const rows = plannedRows(scenario, options.frameworks);
+export async function runScenario({ name, scenario, options, runtime, measure, pinned, log }) {
+  const rows = plannedRows(scenario, options.frameworks, runtime);
   const load = { request: scenario.request, connections: options.connections };
   const live = () => rows.filter((row) => row.status === 'ok');
   const began = Date.now();
@@ -51,7 +55,7 @@ export async function runScenario({ name, scenario, options, measure, pinned, lo
   // Servers start on every CPU at once (startup is not measured), then move to the server CPU.
   await Promise.all(rows.filter((row) => row.status === 'pending').map(async (row) => {
     try {
-      row.server = await startServer({ framework: row.framework, scenario: name, variant: row.variant, cpus: pinned ? '0,1' : null });
+      row.server = await startServer({ framework: row.framework, scenario: name, variant: row.variant, cpus: pinned ? '0,1' : null, runtime });
       row.status = 'ok';
     } catch (err) {
       skip(row, `server failed to start: ${err.message}`, log);

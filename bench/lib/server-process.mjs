@@ -6,9 +6,15 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
-// Hono on routes-5000 builds its router before saying "ready": ~12 s of CPU.
-const START_TIMEOUT_MS = 40_000;
+// Hono on routes-5000 builds its router before saying "ready": ~12 s of CPU,
+// over 40 s of wall time on a machine shared with other work.
+const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 3_000;
+
+/** The command and arguments that run `args` (a script and its arguments) on a runtime, by default this Node. */
+export function runtimeCommand(runtime, args) {
+  return runtime ? runtime.command(args) : [process.execPath, args];
+}
 
 // A port nobody is listening on right now, chosen by the OS.
 export function freePort() {
@@ -34,13 +40,12 @@ function errorLine(text) {
 // the tail of its stderr if it exits or stays silent first. `cpus` (for
 // taskset) lets servers start on every CPU even though the runner itself is
 // pinned to the load generator's; the caller pins them after "ready".
-export async function startServer({ framework, scenario, variant, cpus }) {
+// `runtime` (lib/runtime.mjs) is what runs the server; without it, this Node.
+export async function startServer({ framework, scenario, variant, cpus, runtime }) {
   const port = await freePort();
   const script = path.join(BENCH_DIR, 'servers', `${framework}.js`);
-  const args = [script, scenario, String(port), ...(variant ? [variant] : [])];
-  const [command, commandArgs] = cpus
-    ? ['taskset', ['-c', cpus, process.execPath, ...args]]
-    : [process.execPath, args];
+  const [bin, args] = runtimeCommand(runtime, [script, scenario, String(port), ...(variant ? [variant] : [])]);
+  const [command, commandArgs] = cpus ? ['taskset', ['-c', cpus, bin, ...args]] : [bin, args];
   // Every server runs as it would be deployed: Express's own advice, and what
   // switches Express-style apps (trestle too) out of their development habits
   // (indented JSON, no view cache). The other frameworks do not read it.

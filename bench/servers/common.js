@@ -46,6 +46,20 @@ function ready(err) {
   process.stdout.write('ready\n');
 }
 
+// Bun's and Deno's own servers given an app's fetch, as their docs and ours
+// show it (`Bun.serve({ fetch: app.fetch })`, `Deno.serve(app.fetch)`): the
+// `fetch` rows of `--runtime bun` and `--runtime deno`.
+function serveFetch(fetch, port) {
+  if (typeof Bun !== 'undefined') {
+    Bun.serve({ fetch, port, hostname: HOST });
+    ready();
+  } else if (typeof Deno !== 'undefined') {
+    Deno.serve({ port, hostname: HOST, onListen: () => ready() }, fetch);
+  } else {
+    fail(new Error('the fetch rows run on Bun or Deno (--runtime bun or deno)'));
+  }
+}
+
 function fail(err) {
   console.error(err);
   process.exit(1);
@@ -57,4 +71,4 @@ function logStream() {
   return fs.createWriteStream('/dev/null', { flags: 'a' });
 }
 
-module.exports = { HOST, parseArgs, ready, fail, logStream };
+module.exports = { HOST, parseArgs, ready, fail, logStream, serveFetch };

@@ -7,7 +7,7 @@
 //   kit.serveStatic(dir): static-file middleware
 //   kit.router(): a Router (api scenario)
 //   kit.routeSyntax: how it writes regular-expression routes (see routeIn)
-const { HELLO, JSON_REPLY, STATIC_DIR, routeIn } = require('../scenarios');
+const { HELLO, JSON_REPLY, STATIC_DIR, routeIn, variedJson } = require('../scenarios');
 const { connectLogger } = require('./loggers');
 
 function addScenarioRoutes(app, kit, { name, scenario, variant }) {
@@ -19,7 +19,13 @@ function addScenarioRoutes(app, kit, { name, scenario, variant }) {
     case 'json':
       app.get('/json', (req, res) => kit.json(res, JSON_REPLY));
       break;
+    case 'json-varied': {
+      const next = variedJson();
+      app.get('/json-varied', (req, res) => kit.json(res, next()));
+      break;
+    }
     case 'params':
+    case 'params-varied':
     case 'routes-500':
     case 'routes-5000':
     case 'cold':

@@ -2,8 +2,9 @@
 // Serving the scenarios with any framework that has Express's API (trestle,
 // Express 5 and 4): the servers differ only in which factory they pass,
 // which is the point of the comparison. Defaults (ETag, X-Powered-By) stay on.
+const http = require('node:http');
 const { addScenarioRoutes } = require('./connect-app');
-const { HOST, parseArgs, ready, fail } = require('./common');
+const { HOST, parseArgs, ready, fail, serveFetch } = require('./common');
 
 function serveExpressApp(express) {
   const kit = {
@@ -20,7 +21,12 @@ function serveExpressApp(express) {
   // carries what Fastify's does; the measured floor those headers set.
   if (args.variant === 'plain') app.disable('etag').disable('x-powered-by');
   addScenarioRoutes(app, kit, args);
-  app.listen(args.port, HOST, ready).on('error', fail);
+  // `fetch` (Bun, Deno): app.fetch on the runtime's own server instead of node:http.
+  if (args.variant === 'fetch') serveFetch(app.fetch, args.port);
+  // `wrapped` (bench:js): a listener around the app, which the app cannot adopt
+  // (docs/ARCHITECTURE.md): every request has its prototype switched.
+  else if (args.variant === 'wrapped') http.createServer((req, res) => app(req, res)).listen(args.port, HOST, ready).on('error', fail);
+  else app.listen(args.port, HOST, ready).on('error', fail);
 }
 
 module.exports = { serveExpressApp };

@@ -4,7 +4,7 @@
 // through @fastify/static, fastify's own plugin, with its defaults. The `etag`
 // variant registers @fastify/etag, weak, to send an ETag as Express does.
 const Fastify = require('fastify');
-const { HELLO, JSON_REPLY, STATIC_DIR, routeIn } = require('../scenarios');
+const { HELLO, JSON_REPLY, STATIC_DIR, routeIn, variedJson } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 
 function build({ name, scenario, variant }) {
@@ -18,7 +18,13 @@ function build({ name, scenario, variant }) {
     case 'json':
       app.get('/json', async () => JSON_REPLY);
       break;
+    case 'json-varied': {
+      const next = variedJson();
+      app.get('/json-varied', async () => next());
+      break;
+    }
     case 'params':
+    case 'params-varied':
     case 'routes-500':
     case 'routes-5000':
     case 'cold':

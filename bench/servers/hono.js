@@ -4,8 +4,8 @@ const path = require('node:path');
 const { Hono } = require('hono');
 const { serve } = require('@hono/node-server');
 const { serveStatic } = require('@hono/node-server/serve-static');
-const { HELLO, JSON_REPLY, STATIC_DIR, routeIn } = require('../scenarios');
-const { HOST, parseArgs, ready, fail } = require('./common');
+const { HELLO, JSON_REPLY, STATIC_DIR, routeIn, variedJson } = require('../scenarios');
+const { HOST, parseArgs, ready, fail, serveFetch } = require('./common');
 
 function build({ name, scenario }) {
   const app = new Hono();
@@ -17,7 +17,13 @@ function build({ name, scenario }) {
     case 'json':
       app.get('/json', (c) => c.json(JSON_REPLY));
       break;
+    case 'json-varied': {
+      const next = variedJson();
+      app.get('/json-varied', (c) => c.json(next()));
+      break;
+    }
     case 'params':
+    case 'params-varied':
     case 'routes-500':
     case 'routes-5000':
     case 'cold':
@@ -57,8 +63,11 @@ async function buildRouter(app, { name, scenario }) {
 
 const args = parseArgs();
 const app = build(args);
-// bench:js's fetch mode (lib/js-cost-fetch-child.js) calls app.fetch itself.
-module.exports = { app };
+// bench:js's fetch mode (lib/js-cost-fetch-child.js) calls app.fetch itself. Not
+// exported as `app`: Bun would take an entry script's `{ app }` for a server's options.
+module.exports = { hono: app };
 buildRouter(app, args).then(() => {
-  serve({ fetch: app.fetch, port: args.port, hostname: HOST }, () => ready()).on('error', fail);
+  // `fetch` (Bun, Deno): the runtime's own server instead of @hono/node-server.
+  if (args.variant === 'fetch') serveFetch(app.fetch, args.port);
+  else serve({ fetch: app.fetch, port: args.port, hostname: HOST }, () => ready()).on('error', fail);
 }, fail);

@@ -4,7 +4,7 @@
 // installed.
 const Koa = require('koa');
 const Router = require('@koa/router');
-const { HELLO, JSON_REPLY, routeIn } = require('../scenarios');
+const { HELLO, JSON_REPLY, routeIn, variedJson } = require('../scenarios');
 const { HOST, parseArgs, ready, fail } = require('./common');
 const { readJsonBody } = require('./respond');
 const { lookupStatic, openStream } = require('./static-file');
@@ -24,7 +24,15 @@ function build({ name, scenario }) {
         ctx.body = JSON_REPLY;
       });
       break;
+    case 'json-varied': {
+      const next = variedJson();
+      router.get('/json-varied', (ctx) => {
+        ctx.body = next();
+      });
+      break;
+    }
     case 'params':
+    case 'params-varied':
     case 'routes-500':
     case 'routes-5000':
     case 'cold':

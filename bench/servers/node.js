@@ -3,7 +3,7 @@
 // middleware, body parsing, logging and static files are written by hand,
 // as small as they can be while behaving like the framework servers.
 const http = require('node:http');
-const { HELLO, JSON_REPLY } = require('../scenarios');
+const { HELLO, JSON_REPLY, variedJson } = require('../scenarios');
 const { HOST, parseArgs, ready, fail, logStream } = require('./common');
 const { lookupStatic, openStream } = require('./static-file');
 const { combinedLine } = require('./combined-line');
@@ -70,7 +70,12 @@ function handlerFor({ name, scenario }) {
   switch (name) {
     case 'hello': return hello;
     case 'json': return (req, res) => (req.url === '/json' ? sendJson(res, JSON_REPLY) : notFound(res));
+    case 'json-varied': {
+      const next = variedJson();
+      return (req, res) => (req.url === '/json-varied' ? sendJson(res, next()) : notFound(res));
+    }
     case 'params':
+    case 'params-varied':
     case 'routes-500':
     case 'routes-5000':
     case 'cold': return paramsHandler(scenario.routes);

@@ -50,6 +50,8 @@ declare namespace trestle {
   export type CookieOptions = T.CookieOptions;
   /** The second argument of `app.fetch()`: the client's `remoteAddress` and `remotePort`. */
   export type FetchOptions = T.FetchOptions;
+  /** What a Cloudflare Worker's runtime passes `app.fetch()` third (its `ExecutionContext`). */
+  export type FetchContext = T.FetchContext;
   /** `req.params` when the path's parameters are not known: strings by name. */
   export type ParamsDictionary = T.ParamsDictionary;
   /** The `req.params` type a path gives in the v4 path syntax: `'/users/:id?'` gives `{ id?: string }`. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import request from 'supertest';
+import { effective, eventFor, fakeContext } from './fixtures/lambda/events';
 import { modes, serveH2 } from './http2-helpers';
 
 type AppFactory = (options?: unknown) => import('node:http').RequestListener;
@@ -114,5 +115,47 @@ describe('examples/production.js', () => {
     assert.equal(logStream.writableFinished, true);
     assert.equal(lines.length, 3);
     await request(app).get('/health').expect(503, 'draining');
+  });
+});
+
+describe('examples/lambda.js as Lambda calls it', () => {
+  test('API Gateway and ALB events, cookies, the context, a PNG, and /events streamed under streamingHandler', async () => {
+    const written: string[] = [];
+    const stdoutWrite = process.stdout.write;
+    // The example logs to stdout (CloudWatch); the test keeps the lines.
+    process.stdout.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stdout.write;
+    const file = join(__dirname, '..', '..', '..', 'examples', 'lambda.js');
+    const writes: string[] = [];
+    let metadata: unknown;
+    (globalThis as Record<string, unknown>).awslambda = {
+      streamifyResponse: (fn: unknown) => fn,
+      HttpResponseStream: { from: (stream: unknown, meta: unknown) => ((metadata = meta), stream) },
+    };
+    try {
+      delete require.cache[file];
+      const example = require(file) as Record<string, (...args: unknown[]) => Promise<Record<string, unknown>>>;
+      const call = async (kind: 'rest' | 'http' | 'alb-multi', spec: Parameters<typeof eventFor>[1]) => effective(await example.handler!(eventFor(kind, spec), fakeContext()));
+      const list = await call('rest', { path: '/notes' });
+      assert.deepEqual(JSON.parse(list.body.toString()), [{ id: 1, text: 'Deploy to Lambda' }]);
+      const made = await call('http', { method: 'POST', path: '/notes', headers: [['content-type', 'application/json']], body: '{"text":"Stream events"}' });
+      assert.equal(made.status, 201);
+      assert.deepEqual(made.headers['set-cookie'], ['last-note=2; Path=/; HttpOnly']);
+      const who = await call('rest', { path: '/whoami' });
+      assert.deepEqual(JSON.parse(who.body.toString()), { ip: '192.0.2.1', requestId: 'c6af9ac6-7b61-11e6-9a41-93e812345678', stage: 'prod' });
+      const pixel = await call('alb-multi', { path: '/pixel.png' });
+      assert.deepEqual(pixel.body.subarray(1, 4).toString(), 'PNG');
+      const whole = await call('http', { path: '/events' });
+      assert.equal(whole.body.toString(), 'data: 1\n\ndata: 2\n\ndata: 3\n\n');
+      const stream = { write: (c: Uint8Array) => writes.push(Buffer.from(c).toString()) > 0, end: () => writes.push('(end)'), once: () => stream };
+      await example.streamingHandler!(eventFor('url', { path: '/events' }), stream, fakeContext());
+      assert.deepEqual(writes, ['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n', '(end)']);
+      assert.equal((metadata as { statusCode: number }).statusCode, 200);
+    } finally {
+      process.stdout.write = stdoutWrite;
+      delete (globalThis as Record<string, unknown>).awslambda;
+      delete require.cache[file];
+    }
+    assert.ok(written.some((line) => line.startsWith('GET /notes 200')), written.join(''));
+    assert.ok(written.some((line) => line.startsWith('POST /notes 201')));
   });
 });

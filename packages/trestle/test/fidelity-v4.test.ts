@@ -82,6 +82,34 @@ describe('files as Express 4 sends them (send 0.19, mime 1.x)', () => {
     assert.equal((await request(v5).get('/')).headers['content-type'], 'text/javascript; charset=utf-8');
   });
 
+  twinTest("res.set('Content-Type', x) keeps x as written, adding mime 1.x's charset (a real app, apimocker, sets 'foobar')", async (x) => {
+    const cases: Array<[string, string]> = [
+      ['foobar', 'foobar'],
+      ['json', 'json'],
+      ['text/html', 'text/html; charset=utf-8'],
+      ['application/json', 'application/json; charset=utf-8'],
+      ['application/javascript', 'application/javascript; charset=utf-8'],
+      ['application/xml', 'application/xml'],
+      ['image/png', 'image/png'],
+      ['text/plain; charset=latin1', 'text/plain; charset=latin1'],
+    ];
+    // The body is '{}' so that supertest, which parses what it reads as JSON, reads it whatever the type.
+    const app = x.v4();
+    app.get('/', (req, res) => res.set('Content-Type', String(req.query.t)).send(Buffer.from('{}')));
+    app.get('/object', (req, res) => res.set({ 'Content-Type': String(req.query.t) }).send(Buffer.from('{}')));
+    app.get('/header', (req, res) => res.header('Content-Type', String(req.query.t)).send(Buffer.from('{}')));
+    for (const [type, sent] of cases) {
+      for (const path of ['/', '/object', '/header']) {
+        const res = await request(app).get(path).query({ t: type }).expect(200);
+        assert.equal(res.headers['content-type'], sent, `${path} ${type}`);
+      }
+    }
+    // v5 looks a bare word up as an extension: 'foobar' is unknown, so the type counts as unset.
+    const v5 = x.v5();
+    v5.get('/', (_req, res) => res.set('Content-Type', 'foobar').send(Buffer.from('{}')));
+    assert.equal((await request(v5).get('/')).headers['content-type'], 'application/octet-stream');
+  });
+
   twinTest('trestle.static.mime is mime 1.x', (x) => {
     const mime = (x.v4.static as unknown as { mime: { lookup(p: string): string } }).mime;
     assert.equal(mime.lookup('x.js'), 'application/javascript');

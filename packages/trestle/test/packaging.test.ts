@@ -169,7 +169,7 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
       const stray = files.filter((f) => /(^|\/)(test|tests|fixtures|src)\//.test(f) || /\.test\./.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.d.mts'));
       assert.deepEqual(stray, [], `${key} tarball holds files a user does not need`);
     }
-    for (const wanted of ['dist/v4.js', 'dist/v4.d.ts', 'dist/legacy.js', 'dist/legacy.d.ts', 'v4/package.json', 'legacy/package.json', 'dist/upgrade/index.js', 'dist/upgrade/index.d.ts', 'upgrade/package.json', 'lib/request.js', 'lib/router/layer.js', 'v4/lib/router/layer.js']) {
+    for (const wanted of ['dist/v4.js', 'dist/v4.d.ts', 'dist/legacy.js', 'dist/legacy.d.ts', 'v4/package.json', 'legacy/package.json', 'dist/upgrade/index.js', 'dist/upgrade/index.d.ts', 'upgrade/package.json', 'dist/lambda.js', 'dist/lambda.mjs', 'dist/lambda.d.ts', 'lambda/package.json', 'lib/request.js', 'lib/router/layer.js', 'v4/lib/router/layer.js']) {
       assert.ok(packed.trestle.files.includes(wanted), `trestle tarball lacks ${wanted}`);
     }
   });
@@ -208,6 +208,12 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
     assert.deepEqual(kinds.sort(), ['route-path', 'send-status-body']);
   });
 
+  test('trestle/lambda from require and from import: the same function, answering an API Gateway event', () => {
+    const event = JSON.stringify({ version: '2.0', rawPath: '/hi', rawQueryString: '', headers: { host: 'x.example' }, requestContext: { http: { method: 'GET', sourceIp: '192.0.2.1' }, stage: '$default' }, isBase64Encoded: false });
+    const esm = `import { lambda } from 'trestle/lambda'; import trestle from 'trestle'; import { createRequire } from 'module'; const same = createRequire(import.meta.url)('trestle/lambda').lambda === lambda; const app = trestle().get('/hi', (req, res) => res.send('hi ' + req.ip)); const r = await lambda(app)(${event}, {}); console.log(JSON.stringify([r.statusCode, r.body, same]));`;
+    assert.deepEqual(JSON.parse(run(process.execPath, ['--input-type=module', '-e', esm], app, 60000)), [200, 'hi 192.0.2.1', true]);
+  });
+
   test("a dependency's own require('express') runs on trestle installed under Express's name", () => {
     const out = run(process.execPath, ['-e', "require('uses-express')().then((a) => console.log(JSON.stringify(a)))"], app, 60000);
     assert.deepEqual(JSON.parse(out), ['Trestle', 'via express']);
@@ -241,12 +247,13 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
       'trestle/v4': join(installed, 'trestle', 'dist', 'v4.js'),
       'trestle/legacy': join(installed, 'trestle', 'dist', 'legacy.js'),
       'trestle/upgrade': join(installed, 'trestle', 'dist', 'upgrade', 'index.js'),
+      'trestle/lambda': join(installed, 'trestle', 'dist', 'lambda.js'),
       [loggerName]: join(installed, loggerName, 'dist', 'index.js'),
     };
     for (const [id, file] of Object.entries(expected)) {
       assert.equal(resolve.sync(id, { basedir: app }), file, id);
     }
-    for (const [entry, dts] of [['v4', 'v4.d.ts'], ['legacy', 'legacy.d.ts'], ['upgrade', 'upgrade/index.d.ts']]) {
+    for (const [entry, dts] of [['v4', 'v4.d.ts'], ['legacy', 'legacy.d.ts'], ['upgrade', 'upgrade/index.d.ts'], ['lambda', 'lambda.d.ts']]) {
       const folder = JSON.parse(readFileSync(join(installed, 'trestle', entry!, 'package.json'), 'utf8'));
       const types = join(installed, 'trestle', entry!, folder.types);
       assert.equal(types, join(installed, 'trestle', 'dist', dts!));

@@ -17,6 +17,8 @@ import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import logger from 'logline-http';
 import multer from 'multer';
+import { Passport } from 'passport';
+import { Strategy as LocalStrategy } from 'passport-local';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
@@ -333,6 +335,74 @@ const CASES: Case[] = [
   },
 ];
 
+/** passport with passport-local, without a session: a login form checked by the strategy. */
+function withPassport(t: Entry): LooseApp {
+  const passport = new Passport();
+  const users = [{ id: 1, name: 'ada', password: 'lovelace' }];
+  passport.use(
+    new LocalStrategy((username, password, done) => {
+      const user = users.find((u) => u.name === username && u.password === password);
+      done(null, user ?? false, user ? undefined : { message: 'wrong' });
+    }),
+  );
+  const app = t().use(t.urlencoded({ extended: false }));
+  app.post('/login', passport.initialize() as never, passport.authenticate('local', { session: false }) as never, (req, res) => res.json({ user: (req as { user?: { name: string } }).user?.name }));
+  return app;
+}
+
+CASES.push(
+  {
+    name: 'passport-local: a good login',
+    app: withPassport,
+    method: 'POST',
+    path: '/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'username=ada&password=lovelace',
+    status: 200,
+  },
+  {
+    name: 'passport-local: a wrong password is its 401',
+    app: withPassport,
+    method: 'POST',
+    path: '/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'username=ada&password=nope',
+    status: 401,
+  },
+  {
+    name: 'an app that sets Transfer-Encoding: chunked itself: the body without chunk framing',
+    app: (t) =>
+      t().get('/te', (_req, res) => {
+        res.set('transfer-encoding', 'chunked');
+        res.set('content-type', 'text/plain');
+        res.write('first,');
+        res.write('');
+        res.write(Buffer.from('second,') as never);
+        res.end('last');
+      }),
+    path: '/te',
+    status: 200,
+  },
+  {
+    name: "node's own res.end(text): the Content-Length node adds, no Content-Type added",
+    app: (t) => t().get('/raw', (_req, res) => res.end('plain words')),
+    path: '/raw',
+    status: 200,
+  },
+  {
+    name: "node's own res.end() with no body: Content-Length 0",
+    app: (t) => t().get('/empty', (_req, res) => res.end()),
+    path: '/empty',
+    status: 200,
+  },
+  {
+    name: 'Transfer-Encoding: chunked set by the app, and res.send()',
+    app: (t) => t().get('/te', (_req, res) => res.set('transfer-encoding', 'chunked').send('all at once')),
+    path: '/te',
+    status: 200,
+  },
+);
+
 /** The same request over a socket and through app.fetch. */
 async function both(app: LooseApp, c: Case): Promise<[Answer, Answer]> {
   const served = await serve(app as never);
@@ -522,6 +592,33 @@ for (const gen of GENERATIONS) {
       await (await app.fetch(new Request('http://localhost/a'), { remoteAddress: '192.0.2.7' })).text();
       await (await app.fetch(new Request('http://localhost/missing'), { remoteAddress: '192.0.2.7' })).text();
       assert.deepEqual(lines, ['GET /a 200 3 192.0.2.7\n', `GET /missing 404 ${lines[1]?.split(' ')[3]} 192.0.2.7\n`]);
+    });
+  });
+}
+
+for (const gen of GENERATIONS) {
+  describe(`app.fetch: who the client is, from what a runtime's server passes second (${gen})`, () => {
+    const who = (options: object) => {
+      const app = ENTRIES[gen]().get('/', (req, res) => res.json({ ip: req.ip, port: (req.socket as { remotePort?: number }).remotePort, family: (req.socket as { remoteFamily?: string }).remoteFamily }));
+      const fetch = app.fetch as (request: Request, options: object) => Promise<Response>;
+      return fetch(new Request('http://localhost/'), options).then((res) => res.json());
+    };
+
+    test("Deno.serve's handler info: remoteAddr", async () => {
+      assert.deepEqual(await who({ remoteAddr: { transport: 'tcp', hostname: '203.0.113.5', port: 4123 }, completed: Promise.resolve() }), { ip: '203.0.113.5', port: 4123, family: 'IPv4' });
+    });
+
+    test("Bun.serve's server: requestIP(request), asked with the request", async () => {
+      let asked: unknown;
+      const server = { port: 3000, requestIP: (request: Request) => ((asked = request.url), { address: '2001:db8::7', family: 'IPv6', port: 5123 }) };
+      assert.deepEqual(await who(server), { ip: '2001:db8::7', port: 5123, family: 'IPv6' });
+      assert.equal(asked, 'http://localhost/');
+    });
+
+    test('options.remoteAddress wins; an object that says nothing leaves the client unknown', async () => {
+      assert.deepEqual(await who({ remoteAddress: '192.0.2.1', remotePort: 1, remoteAddr: { hostname: '203.0.113.5', port: 2 } }), { ip: '192.0.2.1', port: 1, family: 'IPv4' });
+      assert.deepEqual(await who({ GREETING: 'an env, say' }), {});
+      assert.deepEqual(await who({ requestIP: () => null }), {});
     });
   });
 }

@@ -4,7 +4,7 @@
 // packages' own dependencies are left out on purpose, so a published
 // declaration that needs another package's types (or a dependency's) fails to
 // resolve here. A small app per entry (trestle, trestle/v4, trestle/legacy,
-// logline) is compiled under each module resolution a project may use, in
+// trestle/lambda, logline) is compiled under each module resolution a project may use, in
 // ESM and in CommonJS. Four full type-checks of @types/node take longer than
 // the suite's minute per file: `npm test` runs this file on its own
 // (`npm run test:types-install`), which is why it is not named *.test.ts.
@@ -51,6 +51,12 @@ app.configure('development', () => app.use(trestle.logger('dev')));
 app.use(trestle.bodyParser());
 app.use(app.router);
 app.get('/users/:id', (req, res) => res.send(req.accepts('json') ? 200 : 406, req.param('id')));
+`,
+    'lambda.ts': `${syntax === 'esm' ? "import { lambda, lambdaOf, type LambdaEvent, type LambdaResult } from 'trestle/lambda';" : "import lambdaEntry = require('trestle/lambda');\nconst { lambda, lambdaOf } = lambdaEntry;\ntype LambdaEvent = lambdaEntry.LambdaEvent;\ntype LambdaResult = lambdaEntry.LambdaResult;"}
+${load('trestleForLambda', 'trestle')}
+const app = trestleForLambda();
+app.get('/who', (req, res) => res.json({ id: lambdaOf(req)?.context.awsRequestId ?? null }));
+export const handler: (event: LambdaEvent, context: { awsRequestId: string }) => Promise<LambdaResult> = lambda(app, { binary: ['image/*'], basePath: '/api' });
 `,
     'logline.ts': `${load('logger', loggerName)}
 ${load('http', 'node:http')}

@@ -1,5 +1,6 @@
 // The application prototype: settings, middleware and routing (delegated to
 // the lazily created app router), sub-apps, views and listen.
+import { refuseOnPlatform } from '../platforms/platform';
 import * as http from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { finalHandler } from './final-handler';
@@ -49,7 +50,7 @@ export interface App {
   enabled(name: string): boolean;
   handle(req: Req, res: Res, callback?: Next): void;
   /** `app.fetch(request, options)`, bound to the app (see init). */
-  fetch(request: Request, options?: FetchOptions): Promise<Response>;
+  fetch(request: Request, options?: FetchOptions, context?: unknown): Promise<Response>;
   emit(event: string, ...args: unknown[]): boolean;
   on(event: string, fn: (...args: unknown[]) => void): unknown;
   path(): string;
@@ -140,7 +141,7 @@ export const applicationMembers = {
     this.parent = undefined;
     // Own and bound, so it works unbound: `export default { fetch: app.fetch }`, `Deno.serve(app.fetch)`.
     const app = this;
-    this.fetch = (request: Request, options?: FetchOptions) => fetchPlatform().fetchApp(app, request, options);
+    this.fetch = (request: Request, options?: FetchOptions, context?: unknown) => fetchPlatform().fetchApp(app, request, options, context);
     // A mounted app inherits what its parent has, unless it set it itself
     // (its own defaults included, `trust proxy` excepted: see settings.ts).
     this.on('mount', (parent) => {
@@ -295,6 +296,7 @@ export const applicationMembers = {
    * the server's `error` event).
    */
   listen(this: App, ...args: unknown[]): http.Server {
+    refuseOnPlatform('app.listen()', 'listen');
     const server = createAppServer(this);
     const last = args[args.length - 1];
     if (typeof last === 'function') {

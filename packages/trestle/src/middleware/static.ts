@@ -5,6 +5,7 @@
 //
 // Listeners are module-level functions that find their request through the
 // send stream, so serving a file creates no closures of ours.
+import { refuseOnPlatform } from '../platforms/platform';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import encodeUrl from 'encodeurl';
@@ -61,6 +62,7 @@ export function serveStatic(root: string, options?: StaticOptions | null) {
 function createServeStatic(sendFile: SendFn, root: string, options: StaticOptions | null | undefined, dotfiles: StaticOptions['dotfiles'], typeFile?: HeadersListener) {
   if (!root) throw createError(TypeError, 'TRESTLE_ERR_MISSING_ARG', 'root path required');
   if (typeof root !== 'string') throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'root path must be a string');
+  refuseOnPlatform('trestle.static()', 'disk');
   const opts = optionsObject(options);
   const fallthrough = opts.fallthrough !== false;
   const onDirectory = opts.redirect !== false ? redirectToSlash : directoryNotFound;

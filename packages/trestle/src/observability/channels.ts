@@ -4,7 +4,8 @@
 // breaking change. Each channel object is made once, here; publishers ask
 // `hasSubscribers` before building anything, so nobody listening costs one
 // check per layer run and no allocation.
-import { channel, tracingChannel, type Channel, type TracingChannel } from 'node:diagnostics_channel';
+import type { TracingChannel } from 'node:diagnostics_channel';
+import { namedChannel, namedTracingChannel } from '../platforms/diagnostics';
 
 /** What a layer is to its router, as a subscriber needs to name it. */
 export type LayerKind = 'middleware' | 'router' | 'route' | 'handler' | 'error_handler' | 'param';
@@ -58,15 +59,6 @@ export const REQUEST_FINAL_CHANNEL = 'trestle.request.final';
 export type LayerChannel = TracingChannel<unknown, LayerRunContext> & { readonly hasSubscribers: boolean };
 
 /** `tracing:trestle.layer:start|end|asyncStart|asyncEnd|error`, around each layer run. */
-export const layerRuns = tracingChannel(LAYER_CHANNEL) as LayerChannel;
-export const requestStart: Channel<RequestStartMessage> = channel(REQUEST_START_CHANNEL) as Channel<RequestStartMessage>;
-export const requestFinal: Channel<RequestFinalMessage> = channel(REQUEST_FINAL_CHANNEL) as Channel<RequestFinalMessage>;
-
-// TracingChannel#hasSubscribers came in node 20.13; before it, ask the five channels.
-if (!('hasSubscribers' in layerRuns)) {
-  Object.defineProperty(layerRuns, 'hasSubscribers', {
-    get(this: TracingChannel<unknown, LayerRunContext>): boolean {
-      return this.start.hasSubscribers || this.end.hasSubscribers || this.asyncStart.hasSubscribers || this.asyncEnd.hasSubscribers || this.error.hasSubscribers;
-    },
-  });
-}
+export const layerRuns: LayerChannel = namedTracingChannel<LayerRunContext>(LAYER_CHANNEL);
+export const requestStart = namedChannel<RequestStartMessage>(REQUEST_START_CHANNEL);
+export const requestFinal = namedChannel<RequestFinalMessage>(REQUEST_FINAL_CHANNEL);

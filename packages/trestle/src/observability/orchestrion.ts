@@ -10,7 +10,8 @@
 // profile names its channels). Nobody listening costs one `hasSubscribers`
 // check per layer run. Sentry subscribes only once it has seen one of those
 // modules load; `announceStandIn` tells it trestle stands in for them.
-import { tracingChannel, type TracingChannel } from 'node:diagnostics_channel';
+import type { TracingChannel } from 'node:diagnostics_channel';
+import { namedTracingChannel } from '../platforms/diagnostics';
 
 /** The module trestle stands in for, and its two channels. */
 export interface StandIn {
@@ -39,8 +40,8 @@ type Next = (err?: unknown) => void;
 function standIn(module: StandIn['module']): StandIn {
   return {
     module,
-    handle: tracingChannel(`orchestrion:${module}:handle`) as StandIn['handle'],
-    register: tracingChannel(`orchestrion:${module}:register`) as StandIn['register'],
+    handle: namedTracingChannel<HandleContext>(`orchestrion:${module}:handle`),
+    register: namedTracingChannel<RegisterContext>(`orchestrion:${module}:register`),
   };
 }
 

@@ -9,6 +9,10 @@
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
+import { Unchunker } from './fetch-chunks';
+import { setPeer } from './peer';
+import { onWorkers } from './platform';
+import { fetchOnWorkers } from './workers';
 
 /** What this needs of an app (its request and response classes, and its entry), without importing the application. */
 interface FetchableApp {
@@ -62,14 +66,16 @@ class FetchSocket extends EventEmitter {
   signal: AbortSignal | null = null;
   reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   reading = false;
+  /** The framing to strip when the app set Transfer-Encoding: chunked itself. */
+  unchunker: Unchunker | null = null;
+  /** What the header block has: a Content-Type; a Content-Length or Transfer-Encoding. */
+  typed = false;
+  framed = false;
 
-  constructor(encrypted: boolean, options: FetchOptions | undefined) {
+  constructor(encrypted: boolean, request: Request, options: FetchOptions | undefined) {
     super();
     this.encrypted = encrypted;
-    const address = options?.remoteAddress;
-    this.remoteAddress = address;
-    this.remotePort = options?.remotePort;
-    this.remoteFamily = address === undefined ? undefined : address.includes(':') ? 'IPv6' : 'IPv4';
+    setPeer(this, request, options);
   }
 
   /** node writes the response here: informational heads (before the header is sent) are dropped, the rest kept or streamed. */
@@ -86,7 +92,12 @@ class FetchSocket extends EventEmitter {
       data = (data as string).slice((res as unknown as { _header: string })._header.length);
       this.chunks = [];
       this.scheduled = true;
+      if ((res as unknown as { chunkedEncoding: boolean }).chunkedEncoding) this.unchunker = new Unchunker();
       process.nextTick(answer, this);
+    }
+    if (this.unchunker !== null) {
+      data = this.unchunker.take(toBytes(data, encoding));
+      encoding = undefined;
     }
     if (data.length === 0) return true;
     if (this.controller !== null) {
@@ -185,9 +196,12 @@ function toBytes(data: string | Uint8Array, encoding: BufferEncoding | null | un
   return typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/** The whole body written in one turn: one UTF-8 string as is, else the bytes. */
-function wholeBody(chunks: (Buffer | string)[]): string | Uint8Array<ArrayBuffer> {
-  if (chunks.length === 1 && typeof chunks[0] === 'string') return chunks[0];
+/**
+ * The whole body written in one turn: one UTF-8 string as is, else the
+ * bytes (also for an untyped answer, which a string would make text/plain).
+ */
+function wholeBody(chunks: (Buffer | string)[], typed: boolean): string | Uint8Array<ArrayBuffer> {
+  if (typed && chunks.length === 1 && typeof chunks[0] === 'string') return chunks[0];
   return Buffer.concat(chunks.map((c) => toBytes(c, 'utf8'))) as Uint8Array<ArrayBuffer>;
 }
 
@@ -231,11 +245,14 @@ function answer(socket: FetchSocket): void {
   const res = socket.res!;
   const req = socket.req!;
   const status = res.statusCode;
-  const init = { status, statusText: res.statusMessage, headers: headersOf((res as unknown as { _header: string })._header) };
+  const headers = headersOf((res as unknown as { _header: string })._header, socket);
+  const length = impliedLength(res, socket);
+  if (length !== undefined) headers.push(['Content-Length', length]);
+  const init = { status, statusText: res.statusMessage, headers };
   let body: BodyInit | null = null;
   if (!bodiless(status, req.method!)) {
     const chunks = socket.chunks!;
-    if (res.writableFinished || res.writableEnded) body = wholeBody(chunks);
+    if (res.writableFinished || res.writableEnded) body = wholeBody(chunks, socket.typed);
     else body = new ReadableStream<Uint8Array>(new ResponseSource(socket));
   }
   socket.chunks = null;
@@ -282,7 +299,7 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
  * so several Set-Cookie stay several. As name/value pairs, which the
  * Response validates once (a Headers object would be validated, then copied).
  */
-function headersOf(block: string): [string, string][] {
+function headersOf(block: string, socket: FetchSocket): [string, string][] {
   const headers: [string, string][] = [];
   let start = block.indexOf('\r\n') + 2;
   for (;;) {
@@ -290,10 +307,24 @@ function headersOf(block: string): [string, string][] {
     if (end <= start) break;
     const colon = block.indexOf(':', start);
     const name = block.slice(start, colon);
-    if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push([name, block.slice(colon + 1, end).trim()]);
+    const lower = name.toLowerCase();
+    if (lower === 'content-type') socket.typed = true;
+    else if (lower === 'content-length' || lower === 'transfer-encoding') socket.framed = true;
+    if (!HOP_BY_HOP.has(lower)) headers.push([name, block.slice(colon + 1, end).trim()]);
     start = end + 2;
   }
   return headers;
+}
+
+/**
+ * The Content-Length node's server adds to an answer ended before its head
+ * went out (`res.end(data)`) and framed no other way, which a `Response`
+ * socket (no chunked default) does not make node add.
+ */
+function impliedLength(res: ServerResponse, socket: FetchSocket): string | undefined {
+  const r = res as unknown as { _contentLength: number | null; _hasBody: boolean; _removedContLen: boolean };
+  if (socket.framed || typeof r._contentLength !== 'number' || !r._hasBody || r._removedContLen) return undefined;
+  return String(r._contentLength);
 }
 
 /** `res` finished: the `Response` ends with it, and req and res close as after a finished exchange on a socket. */
@@ -337,10 +368,12 @@ function putHeader(this: IncomingMessage, value: string, name: string): void {
   this.rawHeaders.push(name, value);
 }
 
-/** `app.fetch(request, options)`: the app's answer to `request` as a `Response`. */
-export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions): Promise<Response> {
+/** `app.fetch(request, options, context)`: the app's answer to `request` as a `Response`. */
+export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions, context?: unknown): Promise<Response> {
+  // A Worker calls fetch(request, env, ctx).
+  if (onWorkers) return fetchOnWorkers(app, request, options, context);
   const url = request.url;
-  const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, options);
+  const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, request, options);
   const classes = app._classes as unknown as AppClasses;
   const req = new classes.IncomingMessage(socket);
   req.httpVersionMajor = 1;
@@ -349,6 +382,7 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
   req.method = request.method;
   req.url = pathOf(url);
   req.headers = {};
+  if (options?.platform !== undefined) (req as IncomingMessage & { platform: unknown }).platform = options.platform;
   request.headers.forEach(putHeader, req);
   if (req.headers.host === undefined) {
     // A Request made in code often has no Host: the URL's is the one the client would send.

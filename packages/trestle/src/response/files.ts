@@ -1,6 +1,7 @@
 // res.sendFile and res.download: files streamed by the `send` package, which
 // owns the security-sensitive parts (path traversal, dotfiles, ranges,
 // conditional GET). This file connects its events to the callback or next().
+import { refuseOnPlatform } from '../platforms/platform';
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 import { isAbsolute, resolve } from 'node:path';
 import onFinished from 'on-finished';
@@ -125,6 +126,7 @@ export function makeFileMembers(parts: FileParts) {
       if (typeof options === 'function') done = options;
       else if (options) opts = options;
       if (!opts.root && !isAbsolute(path)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_VALUE', 'path must be absolute or specify root to res.sendFile');
+      refuseOnPlatform('res.sendFile()', 'disk');
       checkHeaders(opts.headers);
       const req = this.req;
       const next = req.next;
@@ -145,6 +147,7 @@ export function makeFileMembers(parts: FileParts) {
      * name). A Content-Disposition in `options.headers` is ignored.
      */
     download(this: ResponseState, path: string, filename?: unknown, options?: DownloadOptions | Done, callback?: Done): void {
+      refuseOnPlatform('res.download()', 'disk');
       let done = callback;
       let name = filename as string | null | undefined;
       let opts = (options ?? null) as DownloadOptions | null;

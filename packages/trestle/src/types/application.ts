@@ -5,7 +5,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import './express-global';
 import type { ApplicationOf, Generation, LocalsRecord, RequestOf, ResponseOf } from './generation';
 import type { NextFunction } from './handlers';
-import type { FetchOptions } from './options';
+import type { FetchContext, FetchOptions } from './options';
 import type { ApplicationLifecycle } from './lifecycle';
 import type { Locals } from './response';
 import type { RouteMatcher, Router, RouterMethods } from './router';
@@ -69,10 +69,14 @@ export interface ApplicationCore<L extends LocalsRecord = LocalsRecord, G extend
   path(): string;
   /**
    * Answers a WHATWG `Request` with a `Response`, running the app as over a
-   * socket. Bound to the app: `export default { fetch: app.fetch }` and
-   * `Deno.serve(app.fetch)` work. `options.remoteAddress` is the client's address.
+   * socket. Bound to the app: `export default { fetch: app.fetch }`,
+   * `Bun.serve({ fetch: app.fetch })` and `Deno.serve(app.fetch)` work.
+   * `options.remoteAddress` is the client's address (Deno's handler info and
+   * Bun's server, passed there, say it too).
    */
   fetch(request: Request, options?: FetchOptions): Promise<Response>;
+  /** As a Cloudflare Worker's runtime calls it: `fetch(request, env, ctx)`; `req.cloudflare` holds `env` and `ctx`. */
+  fetch(request: Request, env: unknown, ctx: FetchContext): Promise<Response>;
   /** Runs a request through the app's router, then `callback`, or the final handler (the 404 and error pages). */
   handle(req: http.IncomingMessage, res: http.ServerResponse, callback?: NextFunction): void;
   /** Variables every view of the app sees, `settings` among them; callable to merge an object in. */

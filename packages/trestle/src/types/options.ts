@@ -145,10 +145,39 @@ export interface StaticOptions {
   setHeaders?: ((res: ResponseOf<'v5'>, path: string, stat: import('node:fs').Stats) => void) | undefined;
 }
 
-/** The second argument of `app.fetch()`: who the client is, which a `Request` does not say. */
+/**
+ * The second argument of `app.fetch()`: who the client is, which a `Request`
+ * does not say. Given by the caller, or by a runtime's server, which passes
+ * its own object there: Deno.serve's handler info (`remoteAddr`), Bun.serve's
+ * server (`requestIP()`).
+ */
 export interface FetchOptions {
   /** The client's address (`req.ip`, `req.socket.remoteAddress`); default none, as a socket that was closed. */
   remoteAddress?: string | undefined;
   /** The client's port (`req.socket.remotePort`). */
   remotePort?: number | undefined;
+  /** What the platform gives with the request (Lambda's event and context), set as `req.platform`. */
+  platform?: unknown;
+  /** Deno.serve's handler info: the client's address when `remoteAddress` is not given. */
+  readonly remoteAddr?:
+    | {
+        /** The client's address. */
+        readonly hostname: string;
+        /** The client's port. */
+        readonly port: number;
+      }
+    | undefined;
+  /** Bun.serve's server: asked for the client's address when `remoteAddress` is not given. */
+  requestIP?(request: Request): {
+    /** The client's address. */
+    address: string;
+    /** The client's port. */
+    port: number;
+  } | null;
+}
+
+/** What a Worker's runtime passes `fetch` third (the `ExecutionContext`); `req.cloudflare.ctx` there. */
+export interface FetchContext {
+  /** Keeps the Worker alive until `promise` settles, after the answer. */
+  waitUntil(promise: Promise<unknown>): void;
 }

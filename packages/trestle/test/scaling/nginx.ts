@@ -30,7 +30,8 @@ export interface NginxOptions {
  * production nginx in front of node has it. A request whose backend refuses
  * the connection or fails before answering goes to the next one
  * (`proxy_next_upstream error timeout`, nginx's default, which leaves POSTs
- * out); `retryPosts` adds `non_idempotent`, which passes POSTs on too.
+ * out); `retryPosts` makes it `error non_idempotent`, which passes POSTs
+ * on too when their connection failed, but nothing that timed out.
  * The proxy_set_header lines are docs/scaling.md's recipe: the client's
  * address appended to X-Forwarded-For, X-Forwarded-Proto and
  * X-Forwarded-Host replaced (a client's forged ones never reach the app).
@@ -68,7 +69,7 @@ ${httpsPort === undefined ? '' : `    listen 127.0.0.1:${httpsPort} ssl;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_set_header X-Forwarded-Host $host;
-      proxy_next_upstream error timeout${retryPosts ? ' non_idempotent' : ''};
+      proxy_next_upstream ${retryPosts ? 'error non_idempotent' : 'error timeout'};
       proxy_next_upstream_tries 4;
     }
   }

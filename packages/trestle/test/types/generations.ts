@@ -59,12 +59,22 @@ trestle.bodyParser();
 // @ts-expect-error -- Express 4 does not bundle it either: reading it throws
 trestleV4.bodyParser();
 
-// app.fetch on every entry: a Request in, a Promise<Response> out, usable unbound.
+// app.fetch on every entry: a Request in, a Promise<Response> out, usable unbound: as a Worker's fetch
+// (request, env, ctx), Bun.serve's (request, server) and Deno.serve's handler (request, info).
+interface BunServer {
+  port: number;
+  requestIP(request: Request): { address: string; family: string; port: number } | null;
+}
 for (const app of [trestle(), trestleV4(), trestleLegacy()]) {
   const { fetch } = app;
-  expectType<(request: Request, options?: trestle.FetchOptions) => Promise<Response>>()(fetch);
+  void fetch(new Request('http://localhost/'));
   const worker: { fetch(request: Request): Promise<Response> } = { fetch: app.fetch };
   void worker;
+  // The runtimes' own handler types, as their type packages declare them (their shapes, copied here).
+  const cloudflare: { fetch?: (request: Request, env: { GREETING: string }, ctx: { waitUntil(p: Promise<unknown>): void; passThroughOnException(): void }) => Response | Promise<Response> } = { fetch: app.fetch };
+  const bunServe: { fetch(this: BunServer, request: Request, server: BunServer): Response | Promise<Response> } = { fetch: app.fetch };
+  const denoServe: (request: Request, info: { remoteAddr: { transport: 'tcp'; hostname: string; port: number }; completed: Promise<void> }) => Response | Promise<Response> = app.fetch;
+  void [cloudflare, bunServe, denoServe];
   void app.fetch(new Request('http://localhost/'), { remoteAddress: '127.0.0.1', remotePort: 5000 });
   // @ts-expect-error -- options are who the client is, nothing else
   void app.fetch(new Request('http://localhost/'), { remote: '127.0.0.1' });

@@ -2,6 +2,7 @@
 // `app.router` that explains its removal, the deprecated `app.del`, the
 // factory's `query()` and `static` as Express 4 exported them, and its
 // getters for the middleware Express 4 stopped bundling.
+import { refuseOnPlatform } from '../../platforms/platform';
 import depd from 'depd';
 import type { Server } from 'node:http';
 import { type App, applicationMembers, appRouter, createAppServer, kAppRouter } from '../../app/application';
@@ -58,6 +59,7 @@ const v4RouterSlot: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
  */
 export const expressFourAppMembers: PropertyDescriptorMap = Object.getOwnPropertyDescriptors({
   listen(this: App, ...args: unknown[]): Server {
+    refuseOnPlatform('app.listen()', 'listen');
     return createAppServer(this).listen(...(args as Parameters<Server['listen']>));
   },
   init(this: App): void {

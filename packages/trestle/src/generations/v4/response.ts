@@ -9,9 +9,10 @@
 import depd from 'depd';
 import { extname } from 'node:path';
 import statuses from 'statuses';
+import { createError } from '../../errors';
 import { responseMembers, type ResponseState } from '../../response/members';
 import { makeRedirect } from '../../response/redirect';
-import { contentDispositionV4, v4FileMembers } from './files';
+import { contentDispositionV4, loadSendV0, v4FileMembers } from './files';
 
 // depd finds the user's call site from the module that created it.
 const deprecate = depd('trestle');
@@ -25,6 +26,30 @@ const redirectV4 = makeRedirect((message, href) => `<p>${message}. Redirecting t
 function attachment(this: ResponseState, filename?: string): ResponseState {
   if (filename) this.type(extname(filename));
   this.setHeader('Content-Disposition', contentDispositionV4(filename));
+  return this;
+}
+
+type HeaderInput = string | number | readonly (string | number)[];
+
+/**
+ * `res.set` as Express 4 wrote a Content-Type: the value as given, plus the
+ * charset mime 1.x knows for it when it names none (`'foobar'` stays
+ * `foobar`, where v5 looks a bare word up as an extension and sends the
+ * type as unset). Other headers as v5.
+ */
+function set(this: ResponseState, field: string | Record<string, HeaderInput>, value?: HeaderInput): ResponseState {
+  if (typeof field !== 'string') {
+    for (const key of Object.keys(field)) set.call(this, key, field[key]);
+    return this;
+  }
+  if (field.toLowerCase() !== 'content-type') return core.set!.call(this, field, value) as ResponseState;
+  if (Array.isArray(value)) throw createError(TypeError, 'TRESTLE_ERR_INVALID_ARG_TYPE', 'Content-Type cannot be set to an Array');
+  let type = String(value);
+  if (!/;\s*charset\s*=/.test(type)) {
+    const charset = loadSendV0().mime.charsets.lookup(type.split(';')[0]!);
+    if (charset) type += `; charset=${charset.toLowerCase()}`;
+  }
+  this.setHeader(field, type);
   return this;
 }
 
@@ -115,6 +140,8 @@ export function oldResponseForms(warn: boolean): PropertyDescriptorMap {
       }
       return redirectV4.apply(this, args);
     }),
+    set: method(set as Method),
+    header: method(set as Method),
     attachment: method(attachment as Method),
     type: method(v4FileMembers.type as Method),
     contentType: method(v4FileMembers.type as Method),

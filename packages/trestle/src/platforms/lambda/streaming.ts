@@ -1,0 +1,65 @@
+// Response streaming: the handler `awslambda.streamifyResponse()` wraps
+// (function URLs in RESPONSE_STREAM mode). The status, headers and cookies
+// go first, through `awslambda.HttpResponseStream.from()`, then the body as
+// the app writes it, waiting for 'drain' when Lambda's stream is full.
+import { createError } from '../../errors';
+import type { LambdaResponseStream, LambdaStreamMetadata, LambdaStreamingHandler } from './types';
+
+/** The global Lambda's Node runtime provides (`awslambda`), as far as this uses it. */
+interface AwsLambdaGlobal {
+  streamifyResponse(handler: LambdaStreamingHandler): LambdaStreamingHandler;
+  HttpResponseStream: { from(stream: LambdaResponseStream, metadata: LambdaStreamMetadata): LambdaResponseStream };
+}
+
+export function awsLambda(): AwsLambdaGlobal {
+  const aws = (globalThis as { awslambda?: AwsLambdaGlobal }).awslambda;
+  if (aws === undefined || typeof aws.streamifyResponse !== 'function') {
+    throw createError(Error, 'TRESTLE_ERR_LAMBDA_STREAMING_UNAVAILABLE', 'lambda(): streaming needs the awslambda global of Lambda\'s Node.js runtime');
+  }
+  return aws;
+}
+
+function metadataOf(response: Response): LambdaStreamMetadata {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') headers[name] = value;
+  return { statusCode: response.status, headers, cookies: response.headers.getSetCookie() };
+}
+
+function drained(stream: LambdaResponseStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.once('drain', resolve);
+    stream.once('close', resolve);
+  });
+}
+
+/** Writes the answer to Lambda's stream; Lambda's stream closing early is the client going away. */
+export async function streamTo(responseStream: LambdaResponseStream, response: Response, aws: AwsLambdaGlobal): Promise<void> {
+  const stream = aws.HttpResponseStream.from(responseStream, metadataOf(response));
+  const body = response.body;
+  if (body === null) {
+    stream.end();
+    return;
+  }
+  const reader = body.getReader();
+  let finished = false;
+  // Lambda's stream closing before the end: the client went away, which cancelling the body tells the app.
+  stream.once('close', () => {
+    if (!finished) reader.cancel().catch(ignore);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!stream.write(value)) await drained(stream);
+    }
+  } catch (err) {
+    // The app failed after its headers went out: the stream is cut, as a socket would be.
+    finished = true;
+    stream.destroy?.(err as Error);
+    throw err;
+  }
+  finished = true;
+  stream.end();
+}
+
+function ignore(): void {}

@@ -1,0 +1,50 @@
+// The conformance app of the runtime tests (bun-deno.test.ts, workers.test.ts):
+// one app, written once, run on Node over a socket and on each other runtime;
+// the answers are compared. CommonJS with no TypeScript, so Bun, Deno and a
+// Worker bundler take it as it is. `framework` is the entry (trestle,
+// trestle/v4 or trestle/legacy), `log` the stream logline writes to (its default,
+// process.stdout, when none).
+'use strict';
+const path = require('path');
+const cookieParser = require('cookie-parser');
+const logger = require('logline-http');
+
+function createApp(framework, log, options) {
+  const files = !(options && options.noFiles);
+  const app = framework();
+  app.set('views', path.join(__dirname, 'views'));
+  app.set('view engine', 'ejs');
+  app.use(logger(':method :url :status :res[content-length]', log ? { stream: log } : {}));
+  app.use(cookieParser('runtime secret'));
+  app.use(framework.json({ limit: '1kb' }));
+  app.use(framework.urlencoded({ extended: false, limit: '1kb' }));
+  if (files) app.use('/static', framework.static(path.join(__dirname, 'public')));
+
+  app.get('/', (req, res) => res.send('home'));
+  app.get('/users/:id/books/:book', (req, res) => res.json({ params: req.params, query: req.query }));
+  app.post('/echo', (req, res) => res.json({ body: req.body, type: req.get('content-type') }));
+  app.put('/echo', (req, res) => res.status(201).json(req.body));
+  app.get('/cookies/set', (req, res) => {
+    res.cookie('plain', 'one', { httpOnly: true });
+    res.cookie('signed', 'two', { signed: true, path: '/cookies' });
+    res.cookie('gone', '', { expires: new Date(0) });
+    res.send('set');
+  });
+  app.get('/cookies/read', (req, res) => res.json({ cookies: req.cookies, signed: req.signedCookies }));
+  app.get('/view', (req, res) => res.render('page', { title: 'Shelf', items: ['one', '<two>'] }));
+  app.get('/redirect', (req, res) => res.redirect('/users/1/books/2'));
+  app.get('/status/:code', (req, res) => res.sendStatus(Number(req.params.code)));
+  app.get('/thrown', () => {
+    throw Object.assign(new Error('Teapot here'), { status: 418, expose: true });
+  });
+  app.get('/crash', (req, res, next) => next(new Error('internal detail')));
+  app.get('/ip', (req, res) => res.json({ ip: req.ip, protocol: req.protocol, hostname: req.hostname, httpVersion: req.httpVersion }));
+  // Errors the app knows answer here; the rest go on to the final handler (its 404, 413 and 500 pages).
+  app.use((err, req, res, next) => {
+    if (err.status === 418) return res.status(418).json({ error: err.message });
+    next(err);
+  });
+  return app;
+}
+
+module.exports = createApp;
