@@ -116,12 +116,24 @@ async function exercise(port: number): Promise<void> {
   await expect('/assign?a=1', 200, '{"replaced":"1"}');
   await expect('/reject', 500, 'error handler: rejected on purpose');
   await expect('/api/v2/r', 200, 'r');
+  await expect('/query-members?x=1', 200, 'true');
+  await expect('/query-members', 200, 'false');
+  const typed = async (path: string, type: string) => assert.equal((await get(path)).headers['content-type'], type, path);
+  await typed('/type-word', 'foobar');
+  await typed('/type-js', 'application/javascript; charset=utf-8');
+  await typed('/files/hello.txt', 'text/plain; charset=UTF-8');
+  await typed('/files/hello.txt', 'text/plain; charset=UTF-8');
+  await typed('/send-file', 'text/plain; charset=UTF-8');
+  await typed('/download', 'text/plain; charset=UTF-8');
   const empty = await rawRequest(port, 'POST', '/body', { 'content-length': '0' }, '');
   assert.equal(empty.body, '{}');
   // The Express 5 forms.
   await expect('/ok/1?a=2', 201);
   await expect('/ok-redirect', 301);
   await expect('/ok-cookie', 204);
+  await expect('/ok-query-members?x=1', 200, 'true');
+  await typed('/ok-type', 'text/plain; charset=utf-8');
+  await typed('/ok-send-file', 'text/plain; charset=utf-8');
   assert.equal((await rawRequest(port, 'DELETE', '/ok-gone')).status, 200);
   const body = await rawRequest(port, 'POST', '/ok-body', { 'content-type': 'application/json' }, '{"name":"x"}');
   assert.equal(body.body, '{"name":"x"}');
@@ -171,6 +183,17 @@ describe('the upgrade report over real requests', () => {
     const route = byKind.get('route-path')!.path!;
     assert.deepEqual([route.v4, route.suggestion, route.equivalent, route.methods], ['/users/:id?', "'/users{/:id}'", true, ['GET']]);
     assert.equal(byKind.get('mount-path')!.express5, "'/api{/:v}'");
+    const all = readJson(file).findings;
+    const details = (kind: string) => all.filter((f) => f.kind === kind).map((f) => [f.detail, f.express5]).sort();
+    assert.deepEqual(details('query-prototype'), [['req.query.hasOwnProperty("x")', 'Object.hasOwn(req.query, "x")']]);
+    assert.equal(byKind.get('query-prototype')!.count, 2, 'with and without a query string');
+    assert.deepEqual(details('content-type-word'), [
+      ['res.set("Content-Type", "foobar"): "foobar" here, false on Express 5 (no file extension of that name: res.send then sends its own type)', `res.setHeader('Content-Type', "foobar")`],
+      ['res.type("js"): "application/javascript; charset=utf-8" here, "text/javascript; charset=utf-8" on Express 5', `res.set('Content-Type', "application/javascript; charset=utf-8")`],
+    ]);
+    const files = all.filter((f) => f.kind === 'file-content-type').map((f) => [f.detail, f.count]).sort();
+    const txt = 'sent hello.txt: "text/plain; charset=UTF-8" here, "text/plain; charset=utf-8" on Express 5';
+    assert.deepEqual(files, [[`express.static() ${txt}`, 2], [`res.download() ${txt}`, 1], [`res.sendFile() ${txt}`, 1]]);
   });
 
   test('Markdown: grouped by file, each finding with its Express 5 form and a link to the guide', async () => {
