@@ -139,8 +139,8 @@ async function exercise(port: number): Promise<void> {
   assert.equal(body.body, '{"name":"x"}');
 }
 
-async function runKindsApp(report: string): Promise<Child> {
-  const app = start([join(FIXTURES, 'kinds-app.js')], { TRESTLE_UPGRADE_REPORT: report });
+async function runKindsApp(report: string, env: Record<string, string> = {}): Promise<Child> {
+  const app = start([join(FIXTURES, 'kinds-app.js')], { TRESTLE_UPGRADE_REPORT: report, ...env });
   const port = Number(await firstLine(app));
   await exercise(port);
   await rawRequest(port, 'GET', '/exit');
@@ -206,6 +206,17 @@ describe('the upgrade report over real requests', () => {
     assert.match(md, /route path `\/users\/:id\?` \(GET\): Express 5 rejects it/);
     assert.match(md, /\| \[res\.send\(status, body\)\]\([^)]*#upgrade-send-status-body\) \| 1 \|/);
     assert.doesNotMatch(md, /ok-redirect|\/ok\//);
+  });
+
+  test("Express 4's deprecation warnings name the same places with the report on as off: the app's lines, not the report's wrapper", async () => {
+    // depd writes `<date> trestle deprecated <message> at <file:line:col>`, the file relative to the working directory.
+    const warnings = (app: Child) => [...app.stderr().matchAll(/ deprecated (.*) at (\S+)$/gm)].map((m) => `${m[1]} at ${m[2]}`);
+    const off = warnings(await runKindsApp('', { NO_DEPRECATION: '' }));
+    const on = warnings(await runKindsApp(target('json'), { NO_DEPRECATION: '' }));
+    assert.deepEqual(on, off);
+    const sendLine = marks(fixture).find((m) => m.startsWith('send-status-body '))!.split(' ')[1];
+    assert.ok(on.some((w) => w.startsWith('res.send(status, body)') && w.includes(` at kinds-app.js:${sendLine}:`)), on.join('\n'));
+    assert.ok(on.every((w) => !w.includes('upgrade')), on.join('\n'));
   });
 
   test('a place in a dependency is named with its package; a middleware further down the stack is not the place of what trestle reads', async () => {
