@@ -350,6 +350,30 @@ describe('trestle upgrade-report (the command)', () => {
     assert.match(stderr, /failed after loading \(ignored\)[^]*no database here/);
   });
 
+  test('-- passes the app its arguments: process.argv is [node, the module, ...them]', async () => {
+    const fixture = join(FIXTURES, 'argv-app.js');
+    const { code, stdout, stderr } = await command(['upgrade-report', fixture, '--json', '--', '-f', '/u/:id?']);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, new RegExp(`^${JSON.stringify([fixture, '-f', '/u/:id?']).replace(/[[\]?/.*]/g, '\\$&')}$`, 'm'));
+    const report = JSON.parse(stdout) as Report;
+    assert.deepEqual(placesIn(report, fixture).sort(), marks(fixture).sort());
+    assert.equal(report.findings.find((f) => f.kind === 'route-path')!.path!.suggestion, "'/u{/:id}'");
+  });
+
+  test('an app that calls process.exit() while loading: exit 3, and the report of what it registered before, on stdout or in --out', async () => {
+    const fixture = join(FIXTURES, 'argv-app.js');
+    const printed = await command(['upgrade-report', fixture, '--json']);
+    assert.equal(printed.code, 3);
+    assert.match(printed.stderr, /usage: argv-app\.js[^]*called process\.exit\(4\) before the report was written/);
+    const before = marks(fixture).filter((m) => m.startsWith('app-del '));
+    assert.deepEqual(placesIn(JSON.parse(printed.stdout) as Report, fixture), before);
+    const file = target('md');
+    const written = await command(['upgrade-report', fixture, '--out', file]);
+    assert.equal(written.code, 3);
+    assert.equal(written.stdout, '');
+    assert.match(readFileSync(file, 'utf8'), /`app\.del\("\/registered-first"\)`/);
+  });
+
   test('an app that throws while loading: exit 1, and the report of what it registered before', async () => {
     const file = target('json');
     const fixture = join(FIXTURES, 'throws-app.js');
