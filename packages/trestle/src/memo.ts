@@ -1,5 +1,6 @@
 // Memos for values derived from a few distinct strings that recur on every
-// request: content types, header values, ETags of short repeated bodies.
+// request: content types, header values. Never bodies: see builtinETag in
+// response/send.ts for what keeping them cost.
 
 /**
  * Remembers `compute(key)`; cleared when full, so it stays bounded whatever

@@ -195,6 +195,12 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
     assert.deepEqual(JSON.parse(run(process.execPath, ['--input-type=module', '-e', esm], app, 60000)), ['/u{/:id}', true]);
   });
 
+  test('trestle/lambda from require and from import: the same function, answering an API Gateway event', () => {
+    const event = JSON.stringify({ version: '2.0', rawPath: '/hi', rawQueryString: '', headers: { host: 'x.example' }, requestContext: { http: { method: 'GET', sourceIp: '192.0.2.1' }, stage: '$default' }, isBase64Encoded: false });
+    const esm = `import { lambda } from 'trestle/lambda'; import trestle from 'trestle'; import { createRequire } from 'module'; const same = createRequire(import.meta.url)('trestle/lambda').lambda === lambda; const app = trestle().get('/hi', (req, res) => res.send('hi ' + req.ip)); const r = await lambda(app)(${event}, {}); console.log(JSON.stringify([r.statusCode, r.body, same]));`;
+    assert.deepEqual(JSON.parse(run(process.execPath, ['--input-type=module', '-e', esm], app, 60000)), [200, 'hi 192.0.2.1', true]);
+  });
+
   test('the upgrade report from the tarball: `trestle upgrade-report` (the bin) and trestle/upgrade/register', () => {
     writeFileSync(join(app, 'v4-app.cjs'), "const express = require('express');\nconst app = express();\napp.get('/u/:id?', (req, res) => res.send(200, 'x'));\nmodule.exports = app;\n");
     const bin = join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'trestle.cmd' : 'trestle');
@@ -206,12 +212,6 @@ describe('packages installed from their tarballs', { timeout: 600000 }, () => {
     assert.equal(result.status, 0, result.stderr);
     const kinds = JSON.parse(readFileSync(join(app, 'upgrade.json'), 'utf8')).findings.map((f: { kind: string }) => f.kind);
     assert.deepEqual(kinds.sort(), ['route-path', 'send-status-body']);
-  });
-
-  test('trestle/lambda from require and from import: the same function, answering an API Gateway event', () => {
-    const event = JSON.stringify({ version: '2.0', rawPath: '/hi', rawQueryString: '', headers: { host: 'x.example' }, requestContext: { http: { method: 'GET', sourceIp: '192.0.2.1' }, stage: '$default' }, isBase64Encoded: false });
-    const esm = `import { lambda } from 'trestle/lambda'; import trestle from 'trestle'; import { createRequire } from 'module'; const same = createRequire(import.meta.url)('trestle/lambda').lambda === lambda; const app = trestle().get('/hi', (req, res) => res.send('hi ' + req.ip)); const r = await lambda(app)(${event}, {}); console.log(JSON.stringify([r.statusCode, r.body, same]));`;
-    assert.deepEqual(JSON.parse(run(process.execPath, ['--input-type=module', '-e', esm], app, 60000)), [200, 'hi 192.0.2.1', true]);
   });
 
   test("a dependency's own require('express') runs on trestle installed under Express's name", () => {
