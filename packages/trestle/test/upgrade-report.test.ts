@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { KINDS } from 'trestle/upgrade';
-import { rawRequest } from './helpers';
+import { rawRequest, serve } from './helpers';
 
 const FIXTURES = join(__dirname, 'fixtures', 'upgrade');
 const DIST = resolve(__dirname, '..', 'dist', 'upgrade');
@@ -206,6 +206,43 @@ describe('the upgrade report over real requests', () => {
     assert.match(md, /route path `\/users\/:id\?` \(GET\): Express 5 rejects it/);
     assert.match(md, /\| \[res\.send\(status, body\)\]\([^)]*#upgrade-send-status-body\) \| 1 \|/);
     assert.doesNotMatch(md, /ok-redirect|\/ok\//);
+  });
+
+  test('the Content-Types the findings give for Express 4 and Express 5 are what the real Express 4 and 5 send', async () => {
+    const file = target('json');
+    await runKindsApp(file);
+    const found = readJson(file).findings.filter((f) => f.kind === 'content-type-word' || f.kind === 'file-content-type');
+    // Each finding's call, made again on the real packages (res.end: what the header itself says, before res.send picks a type).
+    const PATHS: [string, string][] = [
+      ['res.set("Content-Type", "foobar")', '/type-word'], ['res.type("js")', '/type-js'],
+      ['express.static()', '/files/hello.txt'], ['res.sendFile()', '/send-file'], ['res.download()', '/download'],
+    ];
+    const hello = join(FIXTURES, 'hello.txt');
+    const typesOn = async (name: 'express4' | 'express5') => {
+      const express = require(name) as typeof import('express');
+      const app = express();
+      app.use('/files', express.static(FIXTURES));
+      app.get('/type-word', (_req, res) => res.set('Content-Type', 'foobar').end('x'));
+      app.get('/type-js', (_req, res) => res.type('js').end('x'));
+      app.get('/send-file', (_req, res) => res.sendFile(hello));
+      app.get('/download', (_req, res) => res.download(hello));
+      const served = await serve(app);
+      try {
+        const out = new Map<string, string | undefined>();
+        for (const [, path] of PATHS) out.set(path, (await rawRequest(served.port, 'GET', path)).headers['content-type']);
+        return out;
+      } finally {
+        await served.close();
+      }
+    };
+    const [v4, v5] = [await typesOn('express4'), await typesOn('express5')];
+    assert.equal(found.length, PATHS.length);
+    for (const f of found) {
+      const path = PATHS.find(([call]) => f.detail.startsWith(call))![1];
+      const [, here, there] = / "([^"]*)" here, ("[^"]*"|false)/.exec(f.detail)!;
+      assert.equal(v4.get(path), here, `Express 4, ${f.detail}`);
+      assert.equal(v5.get(path), there === 'false' ? 'false' : JSON.parse(there!), `Express 5, ${f.detail}`);
+    }
   });
 
   test("Express 4's deprecation warnings name the same places with the report on as off: the app's lines, not the report's wrapper", async () => {
