@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { KINDS } from 'trestle/upgrade';
-import { rawRequest } from './helpers';
+import { rawRequest, serve } from './helpers';
 
 const FIXTURES = join(__dirname, 'fixtures', 'upgrade');
 const DIST = resolve(__dirname, '..', 'dist', 'upgrade');
@@ -116,19 +116,31 @@ async function exercise(port: number): Promise<void> {
   await expect('/assign?a=1', 200, '{"replaced":"1"}');
   await expect('/reject', 500, 'error handler: rejected on purpose');
   await expect('/api/v2/r', 200, 'r');
+  await expect('/query-members?x=1', 200, 'true');
+  await expect('/query-members', 200, 'false');
+  const typed = async (path: string, type: string) => assert.equal((await get(path)).headers['content-type'], type, path);
+  await typed('/type-word', 'foobar');
+  await typed('/type-js', 'application/javascript; charset=utf-8');
+  await typed('/files/hello.txt', 'text/plain; charset=UTF-8');
+  await typed('/files/hello.txt', 'text/plain; charset=UTF-8');
+  await typed('/send-file', 'text/plain; charset=UTF-8');
+  await typed('/download', 'text/plain; charset=UTF-8');
   const empty = await rawRequest(port, 'POST', '/body', { 'content-length': '0' }, '');
   assert.equal(empty.body, '{}');
   // The Express 5 forms.
   await expect('/ok/1?a=2', 201);
   await expect('/ok-redirect', 301);
   await expect('/ok-cookie', 204);
+  await expect('/ok-query-members?x=1', 200, 'true');
+  await typed('/ok-type', 'text/plain; charset=utf-8');
+  await typed('/ok-send-file', 'text/plain; charset=utf-8');
   assert.equal((await rawRequest(port, 'DELETE', '/ok-gone')).status, 200);
   const body = await rawRequest(port, 'POST', '/ok-body', { 'content-type': 'application/json' }, '{"name":"x"}');
   assert.equal(body.body, '{"name":"x"}');
 }
 
-async function runKindsApp(report: string): Promise<Child> {
-  const app = start([join(FIXTURES, 'kinds-app.js')], { TRESTLE_UPGRADE_REPORT: report });
+async function runKindsApp(report: string, env: Record<string, string> = {}): Promise<Child> {
+  const app = start([join(FIXTURES, 'kinds-app.js')], { TRESTLE_UPGRADE_REPORT: report, ...env });
   const port = Number(await firstLine(app));
   await exercise(port);
   await rawRequest(port, 'GET', '/exit');
@@ -171,6 +183,17 @@ describe('the upgrade report over real requests', () => {
     const route = byKind.get('route-path')!.path!;
     assert.deepEqual([route.v4, route.suggestion, route.equivalent, route.methods], ['/users/:id?', "'/users{/:id}'", true, ['GET']]);
     assert.equal(byKind.get('mount-path')!.express5, "'/api{/:v}'");
+    const all = readJson(file).findings;
+    const details = (kind: string) => all.filter((f) => f.kind === kind).map((f) => [f.detail, f.express5]).sort();
+    assert.deepEqual(details('query-prototype'), [['req.query.hasOwnProperty("x")', 'Object.hasOwn(req.query, "x")']]);
+    assert.equal(byKind.get('query-prototype')!.count, 2, 'with and without a query string');
+    assert.deepEqual(details('content-type-word'), [
+      ['res.set("Content-Type", "foobar"): "foobar" here, false on Express 5 (no file extension of that name: res.send then sends its own type)', `res.setHeader('Content-Type', "foobar")`],
+      ['res.type("js"): "application/javascript; charset=utf-8" here, "text/javascript; charset=utf-8" on Express 5', `res.set('Content-Type', "application/javascript; charset=utf-8")`],
+    ]);
+    const files = all.filter((f) => f.kind === 'file-content-type').map((f) => [f.detail, f.count]).sort();
+    const txt = 'sent hello.txt: "text/plain; charset=UTF-8" here, "text/plain; charset=utf-8" on Express 5';
+    assert.deepEqual(files, [[`express.static() ${txt}`, 2], [`res.download() ${txt}`, 1], [`res.sendFile() ${txt}`, 1]]);
   });
 
   test('Markdown: grouped by file, each finding with its Express 5 form and a link to the guide', async () => {
@@ -183,6 +206,54 @@ describe('the upgrade report over real requests', () => {
     assert.match(md, /route path `\/users\/:id\?` \(GET\): Express 5 rejects it/);
     assert.match(md, /\| \[res\.send\(status, body\)\]\([^)]*#upgrade-send-status-body\) \| 1 \|/);
     assert.doesNotMatch(md, /ok-redirect|\/ok\//);
+  });
+
+  test('the Content-Types the findings give for Express 4 and Express 5 are what the real Express 4 and 5 send', async () => {
+    const file = target('json');
+    await runKindsApp(file);
+    const found = readJson(file).findings.filter((f) => f.kind === 'content-type-word' || f.kind === 'file-content-type');
+    // Each finding's call, made again on the real packages (res.end: what the header itself says, before res.send picks a type).
+    const PATHS: [string, string][] = [
+      ['res.set("Content-Type", "foobar")', '/type-word'], ['res.type("js")', '/type-js'],
+      ['express.static()', '/files/hello.txt'], ['res.sendFile()', '/send-file'], ['res.download()', '/download'],
+    ];
+    const hello = join(FIXTURES, 'hello.txt');
+    const typesOn = async (name: 'express4' | 'express5') => {
+      const express = require(name) as typeof import('express');
+      const app = express();
+      app.use('/files', express.static(FIXTURES));
+      app.get('/type-word', (_req, res) => res.set('Content-Type', 'foobar').end('x'));
+      app.get('/type-js', (_req, res) => res.type('js').end('x'));
+      app.get('/send-file', (_req, res) => res.sendFile(hello));
+      app.get('/download', (_req, res) => res.download(hello));
+      const served = await serve(app);
+      try {
+        const out = new Map<string, string | undefined>();
+        for (const [, path] of PATHS) out.set(path, (await rawRequest(served.port, 'GET', path)).headers['content-type']);
+        return out;
+      } finally {
+        await served.close();
+      }
+    };
+    const [v4, v5] = [await typesOn('express4'), await typesOn('express5')];
+    assert.equal(found.length, PATHS.length);
+    for (const f of found) {
+      const path = PATHS.find(([call]) => f.detail.startsWith(call))![1];
+      const [, here, there] = / "([^"]*)" here, ("[^"]*"|false)/.exec(f.detail)!;
+      assert.equal(v4.get(path), here, `Express 4, ${f.detail}`);
+      assert.equal(v5.get(path), there === 'false' ? 'false' : JSON.parse(there!), `Express 5, ${f.detail}`);
+    }
+  });
+
+  test("Express 4's deprecation warnings name the same places with the report on as off: the app's lines, not the report's wrapper", async () => {
+    // depd writes `<date> trestle deprecated <message> at <file:line:col>`, the file relative to the working directory.
+    const warnings = (app: Child) => [...app.stderr().matchAll(/ deprecated (.*) at (\S+)$/gm)].map((m) => `${m[1]} at ${m[2]}`);
+    const off = warnings(await runKindsApp('', { NO_DEPRECATION: '' }));
+    const on = warnings(await runKindsApp(target('json'), { NO_DEPRECATION: '' }));
+    assert.deepEqual(on, off);
+    const sendLine = marks(fixture).find((m) => m.startsWith('send-status-body '))!.split(' ')[1];
+    assert.ok(on.some((w) => w.startsWith('res.send(status, body)') && w.includes(` at kinds-app.js:${sendLine}:`)), on.join('\n'));
+    assert.ok(on.every((w) => !w.includes('upgrade')), on.join('\n'));
   });
 
   test('a place in a dependency is named with its package; a middleware further down the stack is not the place of what trestle reads', async () => {
@@ -314,6 +385,30 @@ describe('trestle upgrade-report (the command)', () => {
     assert.equal(code, 0, stderr);
     assert.deepEqual(placesIn(JSON.parse(stdout) as Report, fixture), marks(fixture));
     assert.match(stderr, /failed after loading \(ignored\)[^]*no database here/);
+  });
+
+  test('-- passes the app its arguments: process.argv is [node, the module, ...them]', async () => {
+    const fixture = join(FIXTURES, 'argv-app.js');
+    const { code, stdout, stderr } = await command(['upgrade-report', fixture, '--json', '--', '-f', '/u/:id?']);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, new RegExp(`^${JSON.stringify([fixture, '-f', '/u/:id?']).replace(/[[\]?/.*]/g, '\\$&')}$`, 'm'));
+    const report = JSON.parse(stdout) as Report;
+    assert.deepEqual(placesIn(report, fixture).sort(), marks(fixture).sort());
+    assert.equal(report.findings.find((f) => f.kind === 'route-path')!.path!.suggestion, "'/u{/:id}'");
+  });
+
+  test('an app that calls process.exit() while loading: exit 3, and the report of what it registered before, on stdout or in --out', async () => {
+    const fixture = join(FIXTURES, 'argv-app.js');
+    const printed = await command(['upgrade-report', fixture, '--json']);
+    assert.equal(printed.code, 3);
+    assert.match(printed.stderr, /usage: argv-app\.js[^]*called process\.exit\(4\) before the report was written/);
+    const before = marks(fixture).filter((m) => m.startsWith('app-del '));
+    assert.deepEqual(placesIn(JSON.parse(printed.stdout) as Report, fixture), before);
+    const file = target('md');
+    const written = await command(['upgrade-report', fixture, '--out', file]);
+    assert.equal(written.code, 3);
+    assert.equal(written.stdout, '');
+    assert.match(readFileSync(file, 'utf8'), /`app\.del\("\/registered-first"\)`/);
   });
 
   test('an app that throws while loading: exit 1, and the report of what it registered before', async () => {

@@ -4,6 +4,8 @@
 // running without it runs the prototypes as built.
 import type { Framework } from '../framework';
 import { checkApplication, checkFactory, checkRequest, checkResponse } from './calls';
+import { checkContentTypes, checkFileTypes } from './content-types';
+import { hideReportFrames } from './deprecations';
 import { checkRegistrations } from './paths';
 import { checkBodyParsers, checkHost, checkQuery, checkRejections } from './runtime';
 
@@ -13,7 +15,10 @@ const instrumented = new WeakSet<object>();
 export function instrument(framework: Framework): void {
   if (instrumented.has(framework)) return;
   instrumented.add(framework);
+  hideReportFrames();
   checkResponse(framework.response);
+  checkContentTypes(framework.response);
+  checkFileTypes(framework as unknown as { static: unknown }, framework.response);
   checkRequest(framework.request);
   checkApplication(framework.application, framework.Router);
   checkFactory(framework);

@@ -118,6 +118,21 @@ export const KINDS = {
     change: "Express 5's default parser is 'simple' (querystring): this query string reads differently than with v4's 'extended' (qs)",
     express5: "app.set('query parser', 'extended') to keep v4's parsing, or read the flat keys",
   },
+  'query-prototype': {
+    form: 'req.query.hasOwnProperty() (or another Object.prototype method) called on req.query',
+    change: "Express 5's default parser gives req.query no prototype: the call throws a TypeError (a 500), with or without a query string",
+    express5: 'Object.hasOwn(req.query, key) (Object.prototype.<method>.call(req.query, ...))',
+  },
+  'content-type-word': {
+    form: "res.set('Content-Type', x) / res.type(x) / res.contentType(x) with x without a '/'",
+    change: "Express 5 looks x up as a file extension (mime-types): an unknown word sets the type to false (res.send then sends its own), a known one another type than Express 4 sent",
+    express5: "a full type ('text/plain'), or res.setHeader('Content-Type', x) to send x as written",
+  },
+  'file-content-type': {
+    form: 'a file sent by express.static, res.sendFile or res.download, typed from its extension',
+    change: 'Express 5 (send 1, mime-types) writes the charset in lower case (charset=utf-8, Express 4 wrote UTF-8), and some types differently (.js: text/javascript)',
+    express5: 'nothing, unless a client or a test compares the header exactly: compare the type and charset without case, or set the type (setHeaders, the headers option)',
+  },
   'body-empty': {
     form: 'req.body read where a body parser read no body',
     change: 'Express 5\'s body parsers leave req.body undefined there (Express 4 set {})',

@@ -8,6 +8,7 @@ import { proxyMembers } from '../request/proxy';
 import { watchRejections } from '../router/settle';
 import { getSearch } from '../router/url';
 import { parseQs } from '../generations/v4/query';
+import { watchQueryMembers } from './query-members';
 import { siteIn } from './site';
 import { record } from './store';
 import { checkCalls, checkReads, checkWrites, outermost, show } from './wrap';
@@ -46,13 +47,14 @@ function readsDifferently(search: string): boolean {
 function checkQueryRead(req: unknown, value: unknown): void {
   const { app, url } = req as Req;
   if (app === undefined || chosenParser.has(app) || app.settings['query parser'] !== 'extended') return;
+  watchQueryMembers(value);
   const search = getSearch(url);
   if (!search || !readsDifferently(search)) return;
   const simple = JSON.stringify(parseSimple(search));
   record('query-parser', `?${search.length > 80 ? `${search.slice(0, 80)}…` : search}: v4 reads ${JSON.stringify(value)}, Express 5 ${simple}`);
 }
 
-/** `req.query`: assigned, or read where the query string reads differently on Express 5. */
+/** `req.query`: assigned, read where the query string reads differently on Express 5, or its Object.prototype methods called. */
 export function checkQuery(request: object, application: object): void {
   checkWrites(request, 'query', () => record('query-assign', 'req.query = …'));
   checkReads(request, 'query', checkQueryRead);

@@ -15,7 +15,7 @@ export function outermost(): boolean {
 }
 
 /** Runs `check`, never letting the report break the app. */
-function safely(check: Check, self: unknown, args: unknown[]): void {
+export function safely(check: Check, self: unknown, args: unknown[]): void {
   try {
     check(self, args);
   } catch {
@@ -23,19 +23,26 @@ function safely(check: Check, self: unknown, args: unknown[]): void {
   }
 }
 
-/** Wraps the method `name` of `target` so `check` sees each outermost call first. */
-export function checkCalls(target: object, name: string, check: Check): void {
+/**
+ * Wraps the method `name` of `target` so `check` sees each outermost call,
+ * before it runs (`after`: once it returned, to read what it set).
+ */
+export function checkCalls(target: object, name: string, check: Check, when: 'before' | 'after' = 'before'): void {
   const descriptor = Object.getOwnPropertyDescriptor(target, name);
   const original = descriptor?.value as Method | undefined;
   if (typeof original !== 'function') return;
   const checked = function (this: unknown, ...args: unknown[]): unknown {
-    if (depth === 0) safely(check, this, args);
+    const outer = depth === 0;
+    if (outer && when === 'before') safely(check, this, args);
     depth++;
+    let result: unknown;
     try {
-      return original.apply(this, args);
+      result = original.apply(this, args);
     } finally {
       depth--;
     }
+    if (outer && when === 'after') safely(check, this, args);
+    return result;
   };
   Object.defineProperty(checked, 'name', { value: original.name });
   Object.defineProperty(target, name, { ...descriptor, value: checked });
