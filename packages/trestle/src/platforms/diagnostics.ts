@@ -39,8 +39,9 @@ export function namedTracingChannel<C extends object>(name: string): TracingChan
   // Its own method (workerd) would call its channels' as methods: it is replaced by a getter reading them.
   if (changed || hasMethod || !('hasSubscribers' in made)) {
     Object.defineProperty(made, 'hasSubscribers', {
+      // Read per layer run when nobody listens: plain reads, no callback made per call.
       get(this: TracingChannel<unknown, C>): boolean {
-        return PARTS.some((part) => this[part].hasSubscribers);
+        return this.start.hasSubscribers || this.end.hasSubscribers || this.asyncStart.hasSubscribers || this.asyncEnd.hasSubscribers || this.error.hasSubscribers;
       },
     });
   }

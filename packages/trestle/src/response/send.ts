@@ -19,13 +19,12 @@ const STRONG_ETAG = compileETag('strong');
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'base64') => string }).hash;
 
 /**
- * The etag package's value for `body` (`length` bytes), hashed on every
- * answer. A string goes to the hash as it is (node encodes it to UTF-8 in
- * C++, cheaper than making a Buffer of it first). No memo of bodies: one
- * that remembered short bodies only paid when bodies repeat, and where they
- * differ per answer it kept each one alive past a young collection, which
- * grew the young generation and the RSS (208 MB against 86 without ETags on
- * Node 24, docs/PERFORMANCE.md).
+ * The etag package's value for `body` (`length` bytes). A string goes to the
+ * hash as it is (node encodes it to UTF-8 in C++, cheaper than making a
+ * Buffer of it first). Only the last body is remembered (below), not a map
+ * of them: a map of short bodies kept each one alive past a young collection
+ * where bodies differ per answer, which grew the young generation and the
+ * RSS (208 MB against 86 without ETags on Node 24, docs/PERFORMANCE.md).
  */
 function builtinETag(body: string | Buffer, length: number, weak: boolean): string {
   if (typeof body === 'string' && body === last.body && weak === last.weak) return last.tag;
