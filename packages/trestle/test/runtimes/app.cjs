@@ -39,12 +39,38 @@ function createApp(framework, log, options) {
   });
   app.get('/crash', (req, res, next) => next(new Error('internal detail')));
   app.get('/ip', (req, res) => res.json({ ip: req.ip, protocol: req.protocol, hostname: req.hostname, httpVersion: req.httpVersion }));
+  streamRoutes(app);
   // Errors the app knows answer here; the rest go on to the final handler (its 404, 413 and 500 pages).
   app.use((err, req, res, next) => {
     if (err.status === 418) return res.status(418).json({ error: err.message });
     next(err);
   });
   return app;
+}
+
+/**
+ * A server-sent stream in two parts (streaming.test.ts): the second part is
+ * written only when /stream/release is asked, so a client that has the first
+ * part before it asks shows the answer streams as written. /stream/state
+ * tells whether the open stream's req and res saw the client go away.
+ */
+function streamRoutes(app) {
+  let open = null;
+  app.get('/stream', (req, res) => {
+    const state = { res, closed: false, aborted: false };
+    open = state;
+    res.on('close', () => (state.closed = !res.writableFinished));
+    req.on('close', () => (state.aborted = !res.writableFinished));
+    res.type('text/event-stream');
+    res.write('data: one\n\n');
+  });
+  app.get('/stream/release', (req, res) => {
+    if (open === null) return res.status(409).send('no stream open');
+    open.res.end('data: two\n\n');
+    open = null;
+    res.send('released');
+  });
+  app.get('/stream/state', (req, res) => res.json(open === null ? null : { closed: open.closed, aborted: open.aborted }));
 }
 
 module.exports = createApp;
