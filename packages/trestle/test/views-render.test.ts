@@ -222,15 +222,13 @@ describe('engines', () => {
     assert.ok(res.body.message.includes(referenceMessage('notDefined')), res.body.message);
   });
 
-  test('no extension and no view engine is an error', async () => {
-    const { err } = await renderWith(viewApp(), 'user');
-    assert.equal(err?.message, 'No default engine was specified and no extension was provided.');
+  // As Express 5, 4 and 3: the view's constructor throws these to app.render's caller (a handler's throw reaches next).
+  test('no extension and no view engine is an error, thrown', () => {
+    assert.throws(() => viewApp().render('user', () => assert.fail('no callback')), { message: 'No default engine was specified and no extension was provided.' });
   });
 
-  test('an extension with no engine installed is a MODULE_NOT_FOUND error', async () => {
-    const { err } = await renderWith(viewApp(), 'user.nope');
-    assert.equal((err as NodeJS.ErrnoException).code, 'MODULE_NOT_FOUND');
-    assert.match(err!.message, /^Cannot find module 'nope'/);
+  test('an extension with no engine installed is a MODULE_NOT_FOUND error, thrown', () => {
+    assert.throws(() => viewApp().render('user.nope', () => assert.fail('no callback')), (err: NodeJS.ErrnoException) => err.code === 'MODULE_NOT_FOUND' && /^Cannot find module 'nope'/.test(err.message));
   });
 
   test('a sub-app inherits its parent’s engines and view engine', async () => {

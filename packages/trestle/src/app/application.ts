@@ -264,16 +264,12 @@ export const applicationMembers = {
     let view = renderOptions.cache ? this.cache[name] : undefined;
     if (view === undefined) {
       const ViewClass = this.get('view') as ViewConstructor;
-      try {
-        view = new ViewClass(name, {
-          defaultEngine: this.get('view engine') as string | undefined,
-          root: this.get('views') as string | string[],
-          engines: this.engines,
-        });
-      } catch (err) {
-        cb(err as Error);
-        return;
-      }
+      // As Express: what the view's constructor throws (no engine, a platform without disk) is thrown to the caller.
+      view = new ViewClass(name, {
+        defaultEngine: this.get('view engine') as string | undefined,
+        root: this.get('views') as string | string[],
+        engines: this.engines,
+      });
       if (!view.path) {
         const roots = describeRoots(view.root ?? (this.get('views') as string));
         const err = createError(Error, 'TRESTLE_ERR_VIEW_NOT_FOUND', `Failed to lookup view "${name}" in views ${roots}`);

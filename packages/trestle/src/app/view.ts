@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { EngineCallback, RenderCallback } from '../types';
 import { createError } from '../errors';
+import { refuseOnPlatform } from '../platforms/platform';
 
 export interface ViewOptions {
   defaultEngine: string | undefined;
@@ -21,6 +22,8 @@ export class View {
   path: string | undefined;
 
   constructor(name: string, options: ViewOptions) {
+    // Before the engine is loaded: the disk lookup is what cannot work there (a subclass with its own lookup can).
+    if (this.lookup === View.prototype.lookup) refuseOnPlatform('res.render()', 'views');
     this.defaultEngine = options.defaultEngine;
     this.ext = extname(name);
     this.name = name;

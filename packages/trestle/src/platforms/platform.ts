@@ -11,6 +11,7 @@ export const onWorkers: boolean = (globalThis as { navigator?: { userAgent?: str
 const WHY = {
   disk: 'a Worker has no disk to read files from (serve them as Workers static assets, or from R2 or KV)',
   listen: 'a Worker opens no server socket (export { fetch: app.fetch } as its handler)',
+  views: "a Worker has no disk to find view files on (give app.set('view', ...) a class that takes templates bundled with the Worker)",
 } as const;
 
 /** Throws TRESTLE_ERR_PLATFORM_UNSUPPORTED for `what` (`res.sendFile()`) on a platform that cannot do it. */

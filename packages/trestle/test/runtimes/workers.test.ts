@@ -43,11 +43,12 @@ const tries = {
   sendFile: (res) => res.sendFile('/etc/hosts'),
   download: (res) => res.download('/etc/hosts'),
   listen: () => app.listen(8080),
+  render: (res) => res.render('page', { title: 'x', items: [] }),
 };
 app.get('/platform/:what', (req, res) => {
   try {
     tries[req.params.what](res);
-    res.json({ refused: false });
+    if (!res.headersSent) res.json({ refused: false });
   } catch (err) {
     res.status(501).json({ name: err.name, code: err.code, message: err.message });
   }
@@ -153,7 +154,7 @@ describe('Cloudflare Workers (workerd through miniflare)', { skip }, () => {
       });
 
       test('files from disk and app.listen() are refused, naming the platform', async () => {
-        for (const [what, call] of [['static', 'trestle.static()'], ['sendFile', 'res.sendFile()'], ['download', 'res.download()'], ['listen', 'app.listen()']]) {
+        for (const [what, call] of [['static', 'trestle.static()'], ['sendFile', 'res.sendFile()'], ['download', 'res.download()'], ['listen', 'app.listen()'], ['render', 'res.render()']]) {
           const res = await answer(mf, 'GET', `/platform/${what}`);
           assert.equal(res.status, 501);
           const body = JSON.parse(res.body) as { name: string; code: string; message: string };
