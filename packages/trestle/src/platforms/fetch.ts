@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
 import { Unchunker } from './fetch-chunks';
+import { headersOf, type HeadSink, type Pairs, watchHead } from './fetch-head';
 import { setPeer } from './peer';
 import { onWorkers } from './platform';
 import { fetchOnWorkers } from './workers';
@@ -26,9 +27,6 @@ type Reject = (reason: unknown) => void;
 /** node's own flag behind `writableNeedDrain`, found once: a FetchSocket that drains has to clear it as node's server does. */
 const kNeedDrain = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kNeedDrain');
 
-/** Headers node adds for the connection, which mean nothing on a `Response`. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
-
 /** The bodies a `Response` must not have. */
 function bodiless(status: number, method: string): boolean {
   return method === 'HEAD' || status === 204 || status === 205 || status === 304;
@@ -40,7 +38,7 @@ function bodiless(status: number, method: string): boolean {
  * the body, into `write()`), and the link to the `Request`'s signal and
  * body reader. One per request, with no closures of its own.
  */
-class FetchSocket extends EventEmitter {
+class FetchSocket extends EventEmitter implements HeadSink {
   remoteAddress: string | undefined;
   remotePort: number | undefined;
   remoteFamily: string | undefined;
@@ -68,7 +66,8 @@ class FetchSocket extends EventEmitter {
   reading = false;
   /** The framing to strip when the app set Transfer-Encoding: chunked itself. */
   unchunker: Unchunker | null = null;
-  /** What the header block has: a Content-Type; a Content-Length or Transfer-Encoding. */
+  /** The Response's headers, from node's `_storeHeader` (fetch-head.ts); what they have: a Content-Type; a Content-Length or Transfer-Encoding. */
+  head: Pairs | null = null;
   typed = false;
   framed = false;
 
@@ -88,8 +87,8 @@ class FetchSocket extends EventEmitter {
     if (callback) process.nextTick(callback);
     if (!res.headersSent || this.destroyed) return true;
     if (this.response === undefined && this.chunks === null) {
-      // The first write starts with node's header block (a string), which the Response takes from res._header.
-      data = (data as string).slice((res as unknown as { _header: string })._header.length);
+      // Unless the head was captured (fetch-head.ts), the first write starts with node's header block, which the Response takes from res._header.
+      if (this.head === null) data = (data as string).slice((res as unknown as { _header: string })._header.length);
       this.chunks = [];
       this.scheduled = true;
       if ((res as unknown as { chunkedEncoding: boolean }).chunkedEncoding) this.unchunker = new Unchunker();
@@ -245,7 +244,7 @@ function answer(socket: FetchSocket): void {
   const res = socket.res!;
   const req = socket.req!;
   const status = res.statusCode;
-  const headers = headersOf((res as unknown as { _header: string })._header, socket);
+  const headers = socket.head ?? headersOf((res as unknown as { _header: string })._header, socket);
   const length = impliedLength(res, socket);
   if (length !== undefined) headers.push(['Content-Length', length]);
   const init = { status, statusText: res.statusMessage, headers };
@@ -292,28 +291,6 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
     this.socket.controller = null;
     this.socket.destroy();
   }
-}
-
-/**
- * The `Response`'s headers from node's header block: each line one header,
- * so several Set-Cookie stay several. As name/value pairs, which the
- * Response validates once (a Headers object would be validated, then copied).
- */
-function headersOf(block: string, socket: FetchSocket): [string, string][] {
-  const headers: [string, string][] = [];
-  let start = block.indexOf('\r\n') + 2;
-  for (;;) {
-    const end = block.indexOf('\r\n', start);
-    if (end <= start) break;
-    const colon = block.indexOf(':', start);
-    const name = block.slice(start, colon);
-    const lower = name.toLowerCase();
-    if (lower === 'content-type') socket.typed = true;
-    else if (lower === 'content-length' || lower === 'transfer-encoding') socket.framed = true;
-    if (!HOP_BY_HOP.has(lower)) headers.push([name, block.slice(colon + 1, end).trim()]);
-    start = end + 2;
-  }
-  return headers;
 }
 
 /**
@@ -403,6 +380,7 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
   // No chunk framing and no keep-alive: the Response carries the body as is.
   res.useChunkedEncodingByDefault = false;
   res.shouldKeepAlive = false;
+  watchHead(res);
   socket.req = req;
   socket.res = res;
   res.assignSocket(socket as never);
