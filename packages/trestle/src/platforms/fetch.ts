@@ -394,8 +394,15 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
     socket.destroy();
     return promise;
   }
-  socket.signal = signal;
-  signal.addEventListener('abort', socket);
   app.handle(req, res);
+  // An app that answered in this turn has nothing left to hear of the client leaving: no listener for it.
+  if (!res.writableEnded) watchSignal(socket, signal);
   return promise;
+}
+
+/** `request.signal` aborting from now on (or while the app ran) is the client leaving. */
+function watchSignal(socket: FetchSocket, signal: AbortSignal): void {
+  socket.signal = signal;
+  if (signal.aborted) socket.destroy();
+  else signal.addEventListener('abort', socket);
 }
