@@ -6,6 +6,7 @@
 // class, whose socket is a FetchSocket turning what node writes into the
 // `Response`. They go in through `app.handle()`, the seam Express has, so
 // the router, members, middleware and logline know nothing of this.
+import { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
@@ -57,6 +58,8 @@ class FetchSocket extends EventEmitter implements HeadSink {
   chunks: (Buffer | string)[] | null = null;
   controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   scheduled = false;
+  /** The callback of the write that scheduled the Response (node's 'finish' after `end(data)`), run in the same tick. */
+  callback: ((err?: Error) => void) | null = null;
   resolve: Resolve | undefined;
   reject: Reject | undefined;
   req: IncomingMessage | undefined;
@@ -84,16 +87,18 @@ class FetchSocket extends EventEmitter implements HeadSink {
       encoding = undefined;
     }
     const res = this.res!;
-    if (callback) process.nextTick(callback);
-    if (!res.headersSent || this.destroyed) return true;
-    if (this.response === undefined && this.chunks === null) {
+    if (res.headersSent && !this.destroyed && this.response === undefined && this.chunks === null) {
       // Unless the head was captured (fetch-head.ts), the first write starts with node's header block, which the Response takes from res._header.
       if (this.head === null) data = (data as string).slice((res as unknown as { _header: string })._header.length);
       this.chunks = [];
       this.scheduled = true;
       if ((res as unknown as { chunkedEncoding: boolean }).chunkedEncoding) this.unchunker = new Unchunker();
-      process.nextTick(answer, this);
+      this.callback = callback ?? null;
+      callback = undefined;
+      process.nextTick(settle, this);
     }
+    if (callback) process.nextTick(callback);
+    if (!res.headersSent || this.destroyed) return true;
     if (this.unchunker !== null) {
       data = this.unchunker.take(toBytes(data, encoding));
       encoding = undefined;
@@ -103,8 +108,8 @@ class FetchSocket extends EventEmitter implements HeadSink {
       this.controller.enqueue(toBytes(data, encoding));
       return (this.controller.desiredSize ?? 1) > 0;
     }
-    // UTF-8 text is kept as text: a Response takes a string faster than bytes.
-    this.chunks?.push(typeof data === 'string' && (encoding == null || encoding === 'utf8') ? data : toBytes(data, encoding));
+    // Text is kept as text (a Response takes a string faster than bytes) when it reads the same in UTF-8.
+    this.chunks?.push(typeof data === 'string' && sameInUtf8(data, encoding) ? data : toBytes(data, encoding));
     return true;
   }
 
@@ -191,6 +196,12 @@ class FetchSocket extends EventEmitter implements HeadSink {
 
 function ignore(): void {}
 
+/** Is `text`, written in `encoding`, the same bytes as in UTF-8 (UTF-8 itself, or ASCII in latin1: Express 5 sends ASCII so)? */
+function sameInUtf8(text: string, encoding: BufferEncoding | null | undefined): boolean {
+  if (encoding == null || encoding === 'utf8') return true;
+  return (encoding === 'latin1' || encoding === 'binary' || encoding === 'ascii') && Buffer.byteLength(text) === text.length;
+}
+
 function toBytes(data: string | Uint8Array, encoding: BufferEncoding | null | undefined): Buffer {
   return typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
@@ -200,7 +211,11 @@ function toBytes(data: string | Uint8Array, encoding: BufferEncoding | null | un
  * bytes (also for an untyped answer, which a string would make text/plain).
  */
 function wholeBody(chunks: (Buffer | string)[], typed: boolean): string | Uint8Array<ArrayBuffer> {
-  if (typed && chunks.length === 1 && typeof chunks[0] === 'string') return chunks[0];
+  if (chunks.length === 1) {
+    const only = chunks[0]!;
+    if (typeof only !== 'string') return only as Uint8Array<ArrayBuffer>;
+    if (typed) return only;
+  }
   return Buffer.concat(chunks.map((c) => toBytes(c, 'utf8'))) as Uint8Array<ArrayBuffer>;
 }
 
@@ -235,6 +250,16 @@ async function pump(socket: FetchSocket): Promise<void> {
     if (!socket.destroyed) socket.destroy(err as Error);
   } finally {
     socket.reading = false;
+  }
+}
+
+/** The tick after the first write: the Response, then that write's callback, in one tick. */
+function settle(socket: FetchSocket): void {
+  answer(socket);
+  const callback = socket.callback;
+  if (callback !== null) {
+    socket.callback = null;
+    callback();
   }
 }
 
