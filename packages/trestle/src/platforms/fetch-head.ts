@@ -10,13 +10,16 @@ import type { ServerResponse } from 'node:http';
 import { kOutHeaders } from '../response/header-store';
 
 export type Pairs = [string, string][];
+/** A Response's headers: a record while no name repeats (a Response takes it faster than pairs), else pairs. */
+export type Head = Record<string, string> | Pairs;
 
-/** Where the head goes (the FetchSocket): its pairs, and what the body needs to know of them. */
+/** Where the head goes (the FetchSocket): its headers, and what the body needs to know of them. */
 export interface HeadSink {
-  head: Pairs | null;
-  /** The head has a Content-Type; a Content-Length or Transfer-Encoding. */
+  head: Head | null;
+  /** The head has a Content-Type; a Content-Length or Transfer-Encoding; a Date. */
   typed: boolean;
   framed: boolean;
+  dated: boolean;
 }
 
 type HeaderValue = string | number | readonly (string | number)[];
@@ -28,6 +31,27 @@ interface Outgoing {
   socket: unknown;
 }
 
+/**
+ * A record V8 keeps in fast mode with no inherited keys, so that any name
+ * (`__proto__`, `constructor`) is an own key (as header-store.ts's store).
+ */
+const HeadRecord = function HeadRecord() {} as unknown as new () => Record<string, string>;
+HeadRecord.prototype = Object.create(null) as Record<string, string>;
+
+/** Adds a header to the sink's head: a repeated name turns the record into pairs. */
+export function putHead(sink: HeadSink, name: string, value: string): void {
+  const head = sink.head!;
+  if (Array.isArray(head)) {
+    head.push([name, value]);
+  } else if (head[name] === undefined) {
+    head[name] = value;
+  } else {
+    const pairs = Object.entries(head);
+    pairs.push([name, value]);
+    sink.head = pairs;
+  }
+}
+
 /** The headers a `Response` does not carry: node's, for the connection. */
 function hopByHop(lower: string): boolean {
   return lower === 'connection' || lower === 'keep-alive' || lower === 'transfer-encoding';
@@ -35,52 +59,48 @@ function hopByHop(lower: string): boolean {
 
 /**
  * One header line as node writes it: noted on the sink (node notes the
- * same names to frame the body), and kept unless it concerns the
- * connection. Answers whether it was a Date.
+ * same names to frame the body and to add a Date), and kept unless it
+ * concerns the connection.
  */
-function addLine(pairs: Pairs, sink: HeadSink, lower: string, name: string, value: string | number): boolean {
+function addLine(sink: HeadSink, lower: string, name: string, value: string | number): void {
   if (lower === 'content-type') sink.typed = true;
   else if (lower === 'content-length' || lower === 'transfer-encoding') sink.framed = true;
-  if (!hopByHop(lower)) pairs.push([name, typeof value === 'string' ? value : String(value)]);
-  return lower === 'date';
+  else if (lower === 'date') sink.dated = true;
+  if (!hopByHop(lower)) putHead(sink, name, typeof value === 'string' ? value : String(value));
 }
 
 /** One header: an array is one line per value, as node writes it (`Cookie`, which node joins, aside). */
-function addHeader(pairs: Pairs, sink: HeadSink, lower: string, name: string, value: HeaderValue): boolean {
-  if (!Array.isArray(value)) return addLine(pairs, sink, lower, name, value as string | number);
-  if (lower === 'cookie' && value.length > 1) return addLine(pairs, sink, lower, name, value.join('; '));
-  let dated = false;
-  for (let i = 0; i < value.length; i++) dated = addLine(pairs, sink, lower, name, value[i]!) || dated;
-  return dated;
+function addHeader(sink: HeadSink, lower: string, name: string, value: HeaderValue): void {
+  if (!Array.isArray(value)) addLine(sink, lower, name, value as string | number);
+  else if (lower === 'cookie' && value.length > 1) addLine(sink, lower, name, value.join('; '));
+  else for (let i = 0; i < value.length; i++) addLine(sink, lower, name, value[i]!);
 }
 
-/** The headers `_storeHeader` was given, in each form node takes them, as pairs; whether one was a Date. */
-function addAll(pairs: Pairs, sink: HeadSink, headers: unknown, store: unknown): boolean {
-  let dated = false;
-  if (headers === null || headers === undefined) return false;
+/** The headers `_storeHeader` was given, in each form node takes them. */
+function addAll(sink: HeadSink, headers: unknown, store: unknown): void {
+  if (headers === null || headers === undefined) return;
   if (headers === store) {
     const entries = headers as Record<string, [string, HeaderValue]>;
     for (const key in entries) {
       const entry = entries[key]!;
-      dated = addHeader(pairs, sink, key, entry[0], entry[1]) || dated;
+      addHeader(sink, key, entry[0], entry[1]);
     }
   } else if (Array.isArray(headers)) {
     const list = headers as unknown[];
     if (list.length > 0 && Array.isArray(list[0])) {
-      for (const [name, value] of list as [string, HeaderValue][]) dated = addHeader(pairs, sink, String(name).toLowerCase(), name, value) || dated;
+      for (const [name, value] of list as [string, HeaderValue][]) addHeader(sink, String(name).toLowerCase(), name, value);
     } else {
       for (let i = 0; i < list.length; i += 2) {
         const name = list[i] as string;
-        dated = addHeader(pairs, sink, String(name).toLowerCase(), name, list[i + 1] as HeaderValue) || dated;
+        addHeader(sink, String(name).toLowerCase(), name, list[i + 1] as HeaderValue);
       }
     }
   } else {
     const object = headers as Record<string, HeaderValue>;
     for (const name in object) {
-      if (Object.hasOwn(object, name)) dated = addHeader(pairs, sink, name.toLowerCase(), name, object[name]!) || dated;
+      if (Object.hasOwn(object, name)) addHeader(sink, name.toLowerCase(), name, object[name]!);
     }
   }
-  return dated;
 }
 
 let dateSecond = -1;
@@ -99,7 +119,7 @@ function utcDate(): string {
 
 /**
  * Installed as a fetch response's own `_storeHeader`: node's runs, then its
- * arguments become the sink's pairs, with the Date node adds. The body then
+ * arguments become the sink's head, with the Date node adds. The body then
  * goes to the socket without the header block (node prepends `_header` to
  * the first write until `_headerSent`).
  */
@@ -107,10 +127,9 @@ export function captureHead(this: Outgoing, firstLine: string, headers: unknown)
   (Object.getPrototypeOf(this) as Outgoing)._storeHeader.call(this, firstLine, headers);
   const sink = this.socket as HeadSink | null;
   if (sink === null || sink.head !== null) return;
-  const pairs: Pairs = [];
-  const dated = addAll(pairs, sink, headers, (this as unknown as Record<symbol, unknown>)[kOutHeaders!]);
-  if (this.sendDate && !dated) pairs.push(['Date', utcDate()]);
-  sink.head = pairs;
+  sink.head = new HeadRecord();
+  addAll(sink, headers, (this as unknown as Record<symbol, unknown>)[kOutHeaders!]);
+  if (this.sendDate && !sink.dated) putHead(sink, 'Date', utcDate());
   this._headerSent = true;
 }
 

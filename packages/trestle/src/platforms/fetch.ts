@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
 import { Unchunker } from './fetch-chunks';
-import { headersOf, type HeadSink, type Pairs, watchHead } from './fetch-head';
+import { type Head, headersOf, type HeadSink, putHead, watchHead } from './fetch-head';
 import { setPeer } from './peer';
 import { onWorkers } from './platform';
 import { fetchOnWorkers } from './workers';
@@ -71,10 +71,11 @@ class FetchSocket extends EventEmitter implements HeadSink {
   reading = false;
   /** The framing to strip when the app set Transfer-Encoding: chunked itself. */
   unchunker: Unchunker | null = null;
-  /** The Response's headers, from node's `_storeHeader` (fetch-head.ts); what they have: a Content-Type; a Content-Length or Transfer-Encoding. */
-  head: Pairs | null = null;
+  /** The Response's headers, from node's `_storeHeader` (fetch-head.ts); what they have: a Content-Type; a Content-Length or Transfer-Encoding; a Date. */
+  head: Head | null = null;
   typed = false;
   framed = false;
+  dated = false;
 
   constructor(encrypted: boolean, request: Request, options: FetchOptions | undefined) {
     super();
@@ -293,10 +294,10 @@ function answer(socket: FetchSocket): void {
   const res = socket.res!;
   const req = socket.req!;
   const status = res.statusCode;
-  const headers = socket.head ?? headersOf((res as unknown as { _header: string })._header, socket);
+  socket.head ??= headersOf((res as unknown as { _header: string })._header, socket);
   const length = impliedLength(res, socket);
-  if (length !== undefined) headers.push(['Content-Length', length]);
-  const init = { status, statusText: res.statusMessage, headers };
+  if (length !== undefined) putHead(socket, 'Content-Length', length);
+  const init = { status, statusText: res.statusMessage, headers: socket.head };
   let body: BodyInit | null = null;
   if (!bodiless(status, req.method!)) {
     const chunks = socket.chunks!;
