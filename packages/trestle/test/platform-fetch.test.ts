@@ -99,6 +99,12 @@ async function fromFetch(res: Response): Promise<Answer> {
   return { status: res.status, headers, body: await res.text() };
 }
 
+/** writeHead with an array: a repeated name, several Set-Cookie. */
+const writeHeadArray: Route = (_req, res) => {
+  res.writeHead(201, ['X-A', '1', 'X-A', '2', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
+  res.end('made');
+};
+
 const CASES: Case[] = [
   {
     name: 'routing, params and req members',
@@ -398,23 +404,13 @@ CASES.push(
   },
   {
     name: 'writeHead(status, array): a repeated name and several Set-Cookie, over set headers',
-    app: (t) =>
-      t().get('/wh', (_req, res) => {
-        res.writeHead(201, ['X-A', '1', 'X-A', '2', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
-        res.end('made');
-      }),
+    app: (t) => t().get('/wh', writeHeadArray),
     path: '/wh',
     status: 201,
   },
   {
     name: 'writeHead(status, array) with no header set before (node stores none)',
-    app: (t) =>
-      t()
-        .disable('x-powered-by')
-        .get('/wh', (_req, res) => {
-          res.writeHead(201, ['X-A', '1', 'X-A', '2', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
-          res.end('made');
-        }),
+    app: (t) => t().disable('x-powered-by').get('/wh', writeHeadArray),
     path: '/wh',
     status: 201,
   },
