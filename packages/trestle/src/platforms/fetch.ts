@@ -454,7 +454,8 @@ const WHOLE_LIMIT = process.versions.bun !== undefined || process.versions.deno 
 function takeBody(socket: FetchSocket, req: IncomingMessage, request: Request): void {
   const length = req.headers['content-length'];
   if (length !== undefined && WHOLE_LIMIT > 0 && !request.bodyUsed) {
-    // A length node's parser would take as is (digits only); a Request made with no body, or a shorter or longer one, reads as it is, as before.
+    // Digits only, as node's parser takes a length. A body shorter or longer than declared (a Request made in code)
+    // still reaches req whole, so the body parsers answer the mismatch as before; an endless stream under a short length would not end.
     const n = Number(length);
     if (n > 0 && n <= WHOLE_LIMIT && String(n) === length) {
       socket.whole = request;
