@@ -58,6 +58,7 @@ interface LooseApp {
   use(...args: unknown[]): LooseApp;
   get(path: string, ...fns: Route[]): LooseApp;
   post(path: string, ...fns: Route[]): LooseApp;
+  disable(setting: string): LooseApp;
   set(name: string, value: unknown): LooseApp;
   fetch(request: Request, options?: { remoteAddress?: string }): Promise<Response>;
 }
@@ -97,6 +98,12 @@ async function fromFetch(res: Response): Promise<Answer> {
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   return { status: res.status, headers, body: await res.text() };
 }
+
+/** writeHead with an array: a repeated name, several Set-Cookie. */
+const writeHeadArray: Route = (_req, res) => {
+  res.writeHead(201, ['X-A', '1', 'X-A', '2', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2']);
+  res.end('made');
+};
 
 const CASES: Case[] = [
   {
@@ -396,6 +403,41 @@ CASES.push(
     status: 200,
   },
   {
+    name: 'writeHead(status, array): a repeated name and several Set-Cookie, over set headers',
+    app: (t) => t().get('/wh', writeHeadArray),
+    path: '/wh',
+    status: 201,
+  },
+  {
+    name: 'writeHead(status, array) with no header set before (node stores none)',
+    app: (t) => t().disable('x-powered-by').get('/wh', writeHeadArray),
+    path: '/wh',
+    status: 201,
+  },
+  {
+    name: 'writeHead(status, message, object) with an array and a number, no header set before',
+    app: (t) =>
+      t()
+        .disable('x-powered-by')
+        .get('/wh', (_req, res) => {
+          res.writeHead(202, 'Taken', { 'Set-Cookie': ['a=1', 'b=2'], 'X-N': 5, 'Content-Type': 'text/plain' });
+          res.end('taken');
+        }),
+    path: '/wh',
+    status: 202,
+  },
+  {
+    name: 'latin1 text: ASCII and not',
+    app: (t) =>
+      t().get('/l1', (_req, res) => {
+        res.set('content-type', 'text/plain; charset=iso-8859-1');
+        (res.write as (chunk: string, encoding: string) => boolean)('plain, ', 'latin1');
+        (res.end as (chunk: string, encoding: string) => void)('caf\u00e9', 'latin1');
+      }),
+    path: '/l1',
+    status: 200,
+  },
+  {
     name: 'Transfer-Encoding: chunked set by the app, and res.send()',
     app: (t) => t().get('/te', (_req, res) => res.set('transfer-encoding', 'chunked').send('all at once')),
     path: '/te',
@@ -450,6 +492,20 @@ for (const gen of GENERATIONS) {
       assert.equal(await res.text(), 'user 1');
       const worker = { fetch: app.fetch };
       assert.equal(await (await worker.fetch(new Request('http://localhost/users/2'))).text(), 'user 2');
+    });
+
+    test("the Date node adds, none under sendDate = false, the app's own as it set it", async () => {
+      const app = t()
+        .get('/d', (_req, res) => res.send('d'))
+        .get('/none', (_req, res) => {
+          (res as unknown as { sendDate: boolean }).sendDate = false;
+          res.send('none');
+        })
+        .get('/own', (_req, res) => res.set('Date', 'Tue, 01 Jan 2030 00:00:00 GMT').send('own'));
+      const date = (await app.fetch(new Request('http://localhost/d'))).headers.get('date');
+      assert.ok(date !== null && !Number.isNaN(Date.parse(date)), String(date));
+      assert.equal((await app.fetch(new Request('http://localhost/none'))).headers.get('date'), null);
+      assert.equal((await app.fetch(new Request('http://localhost/own'))).headers.get('date'), 'Tue, 01 Jan 2030 00:00:00 GMT');
     });
 
     test("req and res are node's IncomingMessage and ServerResponse, of the app's classes", async () => {

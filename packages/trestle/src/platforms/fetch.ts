@@ -6,10 +6,12 @@
 // class, whose socket is a FetchSocket turning what node writes into the
 // `Response`. They go in through `app.handle()`, the seam Express has, so
 // the router, members, middleware and logline know nothing of this.
+import { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
 import { Unchunker } from './fetch-chunks';
+import { type Head, headersOf, type HeadSink, putHead, watchHead } from './fetch-head';
 import { setPeer } from './peer';
 import { onWorkers } from './platform';
 import { fetchOnWorkers } from './workers';
@@ -26,9 +28,6 @@ type Reject = (reason: unknown) => void;
 /** node's own flag behind `writableNeedDrain`, found once: a FetchSocket that drains has to clear it as node's server does. */
 const kNeedDrain = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kNeedDrain');
 
-/** Headers node adds for the connection, which mean nothing on a `Response`. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
-
 /** The bodies a `Response` must not have. */
 function bodiless(status: number, method: string): boolean {
   return method === 'HEAD' || status === 204 || status === 205 || status === 304;
@@ -40,7 +39,7 @@ function bodiless(status: number, method: string): boolean {
  * the body, into `write()`), and the link to the `Request`'s signal and
  * body reader. One per request, with no closures of its own.
  */
-class FetchSocket extends EventEmitter {
+class FetchSocket extends EventEmitter implements HeadSink {
   remoteAddress: string | undefined;
   remotePort: number | undefined;
   remoteFamily: string | undefined;
@@ -59,18 +58,24 @@ class FetchSocket extends EventEmitter {
   chunks: (Buffer | string)[] | null = null;
   controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   scheduled = false;
+  /** The callback of the write that scheduled the Response (node's 'finish' after `end(data)`), run in the same tick. */
+  callback: ((err?: Error) => void) | null = null;
   resolve: Resolve | undefined;
   reject: Reject | undefined;
   req: IncomingMessage | undefined;
   res: ServerResponse | undefined;
   signal: AbortSignal | null = null;
   reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  /** A short body of declared length, read whole when `req` first asks (see takeBody). */
+  whole: Request | null = null;
   reading = false;
   /** The framing to strip when the app set Transfer-Encoding: chunked itself. */
   unchunker: Unchunker | null = null;
-  /** What the header block has: a Content-Type; a Content-Length or Transfer-Encoding. */
+  /** The Response's headers, from node's `_storeHeader` (fetch-head.ts); what they have: a Content-Type; a Content-Length or Transfer-Encoding; a Date. */
+  head: Head | null = null;
   typed = false;
   framed = false;
+  dated = false;
 
   constructor(encrypted: boolean, request: Request, options: FetchOptions | undefined) {
     super();
@@ -85,16 +90,18 @@ class FetchSocket extends EventEmitter {
       encoding = undefined;
     }
     const res = this.res!;
-    if (callback) process.nextTick(callback);
-    if (!res.headersSent || this.destroyed) return true;
-    if (this.response === undefined && this.chunks === null) {
-      // The first write starts with node's header block (a string), which the Response takes from res._header.
-      data = (data as string).slice((res as unknown as { _header: string })._header.length);
+    if (res.headersSent && !this.destroyed && this.response === undefined && this.chunks === null) {
+      // Unless the head was captured (fetch-head.ts), the first write starts with node's header block, which the Response takes from res._header.
+      if (this.head === null) data = (data as string).slice((res as unknown as { _header: string })._header.length);
       this.chunks = [];
       this.scheduled = true;
       if ((res as unknown as { chunkedEncoding: boolean }).chunkedEncoding) this.unchunker = new Unchunker();
-      process.nextTick(answer, this);
+      this.callback = callback ?? null;
+      callback = undefined;
+      process.nextTick(settle, this);
     }
+    if (callback) process.nextTick(callback);
+    if (!res.headersSent || this.destroyed) return true;
     if (this.unchunker !== null) {
       data = this.unchunker.take(toBytes(data, encoding));
       encoding = undefined;
@@ -104,8 +111,8 @@ class FetchSocket extends EventEmitter {
       this.controller.enqueue(toBytes(data, encoding));
       return (this.controller.desiredSize ?? 1) > 0;
     }
-    // UTF-8 text is kept as text: a Response takes a string faster than bytes.
-    this.chunks?.push(typeof data === 'string' && (encoding == null || encoding === 'utf8') ? data : toBytes(data, encoding));
+    // Text is kept as text (a Response takes a string faster than bytes) when it reads the same in UTF-8.
+    this.chunks?.push(typeof data === 'string' && sameInUtf8(data, encoding) ? data : toBytes(data, encoding));
     return true;
   }
 
@@ -123,7 +130,9 @@ class FetchSocket extends EventEmitter {
 
   /** The consumer reads on: more request body for `req`. */
   resume(): this {
-    if (!this.reading && this.reader !== null) void pump(this);
+    if (this.reading) return this;
+    if (this.reader !== null) void pump(this);
+    else if (this.whole !== null) void readWhole(this);
     return this;
   }
 
@@ -167,6 +176,7 @@ class FetchSocket extends EventEmitter {
       this.reader.cancel().catch(ignore);
       this.reader = null;
     }
+    this.whole = null;
     const req = this.req!;
     if (!req.destroyed) req.destroy(connReset());
     if (this.controller !== null) {
@@ -192,6 +202,12 @@ class FetchSocket extends EventEmitter {
 
 function ignore(): void {}
 
+/** Is `text`, written in `encoding`, the same bytes as in UTF-8 (UTF-8 itself, or ASCII in latin1: Express 5 sends ASCII so)? */
+function sameInUtf8(text: string, encoding: BufferEncoding | null | undefined): boolean {
+  if (encoding == null || encoding === 'utf8') return true;
+  return (encoding === 'latin1' || encoding === 'binary' || encoding === 'ascii') && Buffer.byteLength(text) === text.length;
+}
+
 function toBytes(data: string | Uint8Array, encoding: BufferEncoding | null | undefined): Buffer {
   return typeof data === 'string' ? Buffer.from(data, encoding ?? 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
@@ -201,7 +217,11 @@ function toBytes(data: string | Uint8Array, encoding: BufferEncoding | null | un
  * bytes (also for an untyped answer, which a string would make text/plain).
  */
 function wholeBody(chunks: (Buffer | string)[], typed: boolean): string | Uint8Array<ArrayBuffer> {
-  if (typed && chunks.length === 1 && typeof chunks[0] === 'string') return chunks[0];
+  if (chunks.length === 1) {
+    const only = chunks[0]!;
+    if (typeof only !== 'string') return only as Uint8Array<ArrayBuffer>;
+    if (typed) return only;
+  }
   return Buffer.concat(chunks.map((c) => toBytes(c, 'utf8'))) as Uint8Array<ArrayBuffer>;
 }
 
@@ -239,16 +259,45 @@ async function pump(socket: FetchSocket): Promise<void> {
   }
 }
 
+/** The tick after the first write: the Response, then that write's callback, in one tick. */
+function settle(socket: FetchSocket): void {
+  answer(socket);
+  const callback = socket.callback;
+  if (callback !== null) {
+    socket.callback = null;
+    callback();
+  }
+}
+
+/** Feeds a short body to `req` in one piece (see takeBody). */
+async function readWhole(socket: FetchSocket): Promise<void> {
+  const request = socket.whole!;
+  socket.whole = null;
+  socket.reading = true;
+  const req = socket.req!;
+  try {
+    const bytes = await request.arrayBuffer();
+    if (socket.destroyed) return;
+    if (bytes.byteLength > 0) req.push(Buffer.from(bytes));
+    req.complete = true;
+    req.push(null);
+  } catch (err) {
+    if (!socket.destroyed) socket.destroy(err as Error);
+  } finally {
+    socket.reading = false;
+  }
+}
+
 /** Makes the `Response` once node has written the head and what came with it in the same turn. */
 function answer(socket: FetchSocket): void {
   if (socket.resolve === undefined) return; // already failed (the client left first)
   const res = socket.res!;
   const req = socket.req!;
   const status = res.statusCode;
-  const headers = headersOf((res as unknown as { _header: string })._header, socket);
+  socket.head ??= headersOf((res as unknown as { _header: string })._header, socket);
   const length = impliedLength(res, socket);
-  if (length !== undefined) headers.push(['Content-Length', length]);
-  const init = { status, statusText: res.statusMessage, headers };
+  if (length !== undefined) putHead(socket, 'Content-Length', length);
+  const init = { status, statusText: res.statusMessage, headers: socket.head };
   let body: BodyInit | null = null;
   if (!bodiless(status, req.method!)) {
     const chunks = socket.chunks!;
@@ -292,28 +341,6 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
     this.socket.controller = null;
     this.socket.destroy();
   }
-}
-
-/**
- * The `Response`'s headers from node's header block: each line one header,
- * so several Set-Cookie stay several. As name/value pairs, which the
- * Response validates once (a Headers object would be validated, then copied).
- */
-function headersOf(block: string, socket: FetchSocket): [string, string][] {
-  const headers: [string, string][] = [];
-  let start = block.indexOf('\r\n') + 2;
-  for (;;) {
-    const end = block.indexOf('\r\n', start);
-    if (end <= start) break;
-    const colon = block.indexOf(':', start);
-    const name = block.slice(start, colon);
-    const lower = name.toLowerCase();
-    if (lower === 'content-type') socket.typed = true;
-    else if (lower === 'content-length' || lower === 'transfer-encoding') socket.framed = true;
-    if (!HOP_BY_HOP.has(lower)) headers.push([name, block.slice(colon + 1, end).trim()]);
-    start = end + 2;
-  }
-  return headers;
 }
 
 /**
@@ -390,19 +417,12 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
     req.headers.host = host;
     req.rawHeaders.push('Host', host);
   }
-  const body = request.body;
-  if (body === null) {
-    req.complete = true;
-    req.push(null);
-  } else {
-    // A body of unknown length comes as a chunked one would over a socket.
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) req.headers['transfer-encoding'] = 'chunked';
-    socket.reader = body.getReader();
-  }
+  takeBody(socket, req, request);
   const res = new classes.ServerResponse(req);
   // No chunk framing and no keep-alive: the Response carries the body as is.
   res.useChunkedEncodingByDefault = false;
   res.shouldKeepAlive = false;
+  watchHead(res);
   socket.req = req;
   socket.res = res;
   res.assignSocket(socket as never);
@@ -416,8 +436,46 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
     socket.destroy();
     return promise;
   }
-  socket.signal = signal;
-  signal.addEventListener('abort', socket);
   app.handle(req, res);
+  // An app that answered in this turn has nothing left to hear of the client leaving: no listener for it.
+  if (!res.writableEnded) watchSignal(socket, signal);
   return promise;
+}
+
+/**
+ * Where a body up to this size, of declared length, is read in one call
+ * rather than through a reader: Bun and Deno, whose `getReader()` and reads
+ * cost more than the whole read (over a microsecond a request); undici's
+ * reader, on node, costs less than its `arrayBuffer()`.
+ */
+const WHOLE_LIMIT = process.versions.bun !== undefined || process.versions.deno !== undefined ? 65536 : 0;
+
+/** The request body for `req`: none, read whole, or pumped from a reader as `req` asks. */
+function takeBody(socket: FetchSocket, req: IncomingMessage, request: Request): void {
+  const length = req.headers['content-length'];
+  if (length !== undefined && WHOLE_LIMIT > 0 && !request.bodyUsed) {
+    // Digits only, as node's parser takes a length. A body shorter or longer than declared (a Request made in code)
+    // still reaches req whole, so the body parsers answer the mismatch as before; an endless stream under a short length would not end.
+    const n = Number(length);
+    if (n > 0 && n <= WHOLE_LIMIT && String(n) === length) {
+      socket.whole = request;
+      return;
+    }
+  }
+  const body = request.body;
+  if (body === null) {
+    req.complete = true;
+    req.push(null);
+    return;
+  }
+  // A body of unknown length comes as a chunked one would over a socket.
+  if (length === undefined && req.headers['transfer-encoding'] === undefined) req.headers['transfer-encoding'] = 'chunked';
+  socket.reader = body.getReader();
+}
+
+/** `request.signal` aborting from now on (or while the app ran) is the client leaving. */
+function watchSignal(socket: FetchSocket, signal: AbortSignal): void {
+  socket.signal = signal;
+  if (signal.aborted) socket.destroy();
+  else signal.addEventListener('abort', socket);
 }

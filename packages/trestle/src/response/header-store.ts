@@ -31,7 +31,7 @@ interface Outgoing {
 }
 
 /** node's own slot for the outgoing headers, found on a throwaway response. */
-const kOutHeaders: symbol | undefined = (() => {
+export const kOutHeaders: symbol | undefined = (() => {
   const probe = new ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} } as never);
   const sym = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'kOutHeaders');
   if (sym === undefined || (probe as unknown as Record<symbol, unknown>)[sym] !== null) return undefined;
