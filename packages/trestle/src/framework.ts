@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import { IncomingMessage as NodeIncomingMessage, ServerResponse as NodeServerResponse } from 'node:http';
 import { type App, applicationMembers, type FrameworkParts } from './app/application';
 import { withCompilers } from './app/settings';
+import { settleAsyncContextFrame } from './async-context';
 import { lifecycleMembers } from './lifecycle/app';
 import { shutdown } from './lifecycle/shutdown';
 import { shutdownOnSignals } from './lifecycle/signals';
@@ -64,6 +65,8 @@ export interface Framework {
 }
 
 export function createFramework(profile: Profile): Framework {
+  // Before any request path is compiled (see async-context.ts).
+  settleAsyncContextFrame();
   const request = Object.create(NodeIncomingMessage.prototype) as object;
   mixin(request, requestMembers, signalMembers);
   Object.defineProperties(request, profile.overrides.request);

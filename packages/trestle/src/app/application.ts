@@ -18,6 +18,7 @@ import { lazy } from '../lazy';
 import { requestStart } from '../observability/channels';
 import type { ArmDeadline } from '../lifecycle/deadline';
 import { applyServerLimits, serverLimits } from '../lifecycle/limits';
+import { addOwnProperty } from '../fast-properties';
 import { type AppLifecycle, type kAppLifecycle, watchServer } from '../lifecycle/servers';
 
 type Next = (err?: unknown) => void;
@@ -82,10 +83,19 @@ export function appRouter(app: App): RouterInstance {
       caseSensitive: app.enabled('case sensitive routing'),
       strict: app.enabled('strict routing'),
     });
-    app[kAppRouter] = router;
+    setAppRouter(app, router);
     for (const fn of app._framework.profile.router.shape.appLayers) router.use(fn);
   }
   return router;
+}
+
+/**
+ * v4's apps reach the slot through an accessor (their `_router`); a v5 app
+ * gets it as a property added without a keyed store (see fast-properties.ts).
+ */
+function setAppRouter(app: App, router: RouterInstance): void {
+  if (kAppRouter in app) app[kAppRouter] = router;
+  else addOwnProperty(app, kAppRouter, router);
 }
 
 export function isApp(fn: unknown): fn is App {

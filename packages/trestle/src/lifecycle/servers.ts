@@ -6,6 +6,7 @@
 // call per connection, never per request.
 import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
+import { addOwnProperty } from '../fast-properties';
 
 /** What the lifecycle needs of an application (kept here so the core's types point down). */
 export interface LifecycleApp {
@@ -55,7 +56,8 @@ export function appLifecycle(app: LifecycleApp): AppLifecycle {
   let state = app[kAppLifecycle];
   if (state === undefined) {
     state = { servers: new Set(), hooks: [], shuttingDown: false };
-    app[kAppLifecycle] = state;
+    // Not a keyed store: that would make the app a dictionary (fast-properties.ts).
+    addOwnProperty(app, kAppLifecycle, state);
   }
   return state;
 }
