@@ -137,6 +137,20 @@ function buildApp(entry: Entry): App {
   app.get('/res/status', (_req, res) => res.sendStatus(418));
   app.get('/res/render', (_req, res) => res.render('greet.tmpl', { name: 'h2' }));
   app.get('/res/etag', (_req, res) => res.send('tag me'));
+  // The headers trestle stores itself (X-Powered-By, Content-Type) read and removed with node's own methods.
+  app.get('/res/header-methods', (_req, res) => {
+    res.type('text').setHeader('X-Set', 'set');
+    res.setHeader('X-Multi', ['a', 'b']);
+    res.removeHeader('X-Powered-By');
+    const seen = {
+      type: res.getHeader('content-type'),
+      has: [res.hasHeader('Content-Type'), res.hasHeader('X-Powered-By'), res.hasHeader('toString')],
+      names: res.getHeaderNames().sort(),
+      headers: { ...res.getHeaders() },
+      inherited: res.getHeader('constructor') ?? null,
+    };
+    res.send(JSON.stringify(seen));
+  });
   if (entry.generation === 'v5') {
     app.get('/async', async () => {
       await Promise.resolve();
@@ -350,6 +364,26 @@ for (const entry of entries) {
         assert.equal(head.status, 201);
         assert.equal(head.body.length, 0);
         assert.equal(head.headers['content-type'], 'application/json; charset=utf-8');
+      });
+
+      test("node's header methods read and remove the headers trestle stored", async () => {
+        const res = await served.request('/res/header-methods');
+        assert.equal(res.status, 200);
+        const seen = JSON.parse(res.text) as { type: string; has: boolean[]; names: string[]; headers: Record<string, unknown>; inherited: unknown };
+        // text/plain with utf-8 (Express 3's res.type adds no charset; its send() does).
+        assert.match(seen.type, /^text\/plain(; charset=utf-8)?$/i);
+        assert.deepEqual(seen.has, [true, false, false]);
+        for (const name of ['content-type', 'x-multi', 'x-set']) assert.ok(seen.names.includes(name), name);
+        assert.ok(!seen.names.includes('x-powered-by'));
+        assert.equal(seen.headers['x-set'], 'set');
+        assert.deepEqual(seen.headers['x-multi'], ['a', 'b']);
+        assert.equal(seen.headers['content-type'], seen.type);
+        assert.equal(seen.inherited, null);
+        assert.equal(res.headers['x-set'], 'set');
+        assert.equal(res.headers['x-multi'], 'a, b');
+        assert.equal(res.headers['x-powered-by'], undefined);
+        assert.match(res.headers['content-type'] as string, /^text\/plain; charset=utf-8$/i);
+        assert.equal(res.headers['content-length'], String(Buffer.byteLength(res.text)));
       });
     });
   }

@@ -179,13 +179,19 @@ export const applicationMembers = {
     // of the app's classes. That is asked of `constructor` first, an ordinary
     // property read: V8 answers Object.getPrototypeOf with a runtime call.
     const classes = this._classes;
-    if (!isInstance(req, classes.IncomingMessage, this.request) && Object.getPrototypeOf(req) !== this.request) {
-      if (req.httpVersionMajor === 2 && http2().isHttp2Request(req)) {
+    if (!isInstance(req, classes.IncomingMessage, this.request)) {
+      if (isOwnHttp2(this, req)) {
         handleHttp2(this, req as unknown as Http2ServerRequest, res as unknown as Http2ServerResponse, callback);
         return;
       }
-      adoptServer(this, req);
-      Object.setPrototypeOf(req, this.request);
+      if (Object.getPrototypeOf(req) !== this.request) {
+        if (req.httpVersionMajor === 2 && http2().isHttp2Request(req)) {
+          handleHttp2(this, req as unknown as Http2ServerRequest, res as unknown as Http2ServerResponse, callback);
+          return;
+        }
+        adoptServer(this, req);
+        Object.setPrototypeOf(req, this.request);
+      }
     }
     if (!isInstance(res, classes.ServerResponse, this.response) && Object.getPrototypeOf(res) !== this.response) {
       Object.setPrototypeOf(res, this.response);
@@ -348,11 +354,18 @@ const fetchPlatform = lazy(() => require('../platforms/fetch') as typeof import(
 /** The HTTP/2 support, loaded by the first HTTP/2 request (node:http2 takes 6 ms to load). */
 const http2 = lazy(() => require('./http2') as typeof import('./http2'));
 
+/** Was `req` made with the app's own HTTP/2 class (a server adopted for HTTP/2)? */
+function isOwnHttp2(app: App, req: Req): boolean {
+  const protos = app._http2;
+  return protos !== undefined && isInstance(req, protos.Request, protos.request);
+}
+
 /** A request from node's HTTP/2 server: the app's HTTP/2 prototypes instead of its HTTP/1.1 ones (see http2.ts). */
 function handleHttp2(app: App, req: Http2ServerRequest, res: Http2ServerResponse, callback?: Next): void {
   const protos = http2().http2Prototypes(app, req);
-  if (Object.getPrototypeOf(req) !== protos.request) Object.setPrototypeOf(req, protos.request);
-  if (Object.getPrototypeOf(res) !== protos.response) Object.setPrototypeOf(res, protos.response);
+  // An adopted server's objects are the app's already: `constructor` is read first, as in app.handle.
+  if (!isInstance(req, protos.Request, protos.request) && Object.getPrototypeOf(req) !== protos.request) Object.setPrototypeOf(req, protos.request);
+  if (!isInstance(res, protos.Response, protos.response) && Object.getPrototypeOf(res) !== protos.response) Object.setPrototypeOf(res, protos.response);
   start(app, req as unknown as Req, res as unknown as Res, callback);
 }
 

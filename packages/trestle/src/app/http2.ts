@@ -24,8 +24,8 @@
 // Loaded only when an HTTP/2 request arrives, so an HTTP/1.1 app never loads
 // node:http2 (6 ms).
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { type Http2Server, Http2ServerRequest, Http2ServerResponse, type ServerHttp2Session, type ServerOptions, createServer } from 'node:http2';
-import { installHttp2Response } from '../response/http2';
+import { type Http2Server, Http2ServerRequest, Http2ServerResponse, type ServerHttp2Session, type ServerHttp2Stream, type ServerOptions, createServer } from 'node:http2';
+import { installHttp2Response, useFastHeaders } from '../response/http2';
 import { addSession, watchServer, type LifecycleApp } from '../lifecycle/servers';
 
 /** What this module needs of an application. */
@@ -122,7 +122,14 @@ function sync(top: object, side: Side): void {
  */
 function create(app: Http2App): Http2Prototypes {
   const AppHttp2Request = class Http2ServerRequest extends NodeHttp2ServerRequest {};
-  const AppHttp2Response = class Http2ServerResponse extends NodeHttp2ServerResponse {};
+  // A response made by an adopted server gets a fast-mode header object (response/http2.ts).
+  const AppHttp2Response = class Http2ServerResponse extends NodeHttp2ServerResponse {
+    // node makes it with the stream alone (its onServerStream).
+    constructor(stream: ServerHttp2Stream) {
+      super(stream);
+      useFastHeaders(this);
+    }
+  };
   mirrors.set(app.request, AppHttp2Request.prototype);
   mirrors.set(app.response, AppHttp2Response.prototype);
   const protos: Http2Prototypes = {
@@ -136,6 +143,9 @@ function create(app: Http2App): Http2Prototypes {
   return protos;
 }
 
+/** On a session: the prototypes of the app that last brought them up to date for it. */
+const kSyncedFor = Symbol('trestle.http2.syncedFor');
+
 /** Is this a request from node's HTTP/2 compatibility API? */
 export function isHttp2Request(req: object): boolean {
   return req instanceof Http2ServerRequest;
@@ -148,12 +158,14 @@ export function isHttp2Request(req: object): boolean {
  */
 export function http2Prototypes(app: Http2App, req: Http2ServerRequest): Http2Prototypes {
   let protos = app._http2;
-  const session = req.stream.session;
-  if (protos === undefined || (session !== undefined && !protos.sessions.has(session))) {
+  const session = req.stream.session as (ServerHttp2Session & { [kSyncedFor]?: Http2Prototypes }) | undefined;
+  if (protos === undefined || (session !== undefined && session[kSyncedFor] !== protos && !protos.sessions.has(session))) {
     protos ??= create(app);
     if (session !== undefined) {
       protos.sessions.add(session);
-      adoptServer(app, protos, (session as ServerHttp2Session).server as Http2Server | undefined, session as ServerHttp2Session);
+      // Read before the WeakSet on the session's next request (the last app to sync it, usually its only one).
+      session[kSyncedFor] = protos;
+      adoptServer(app, protos, session.server as Http2Server | undefined, session);
     }
     sync(app.request, requestSide);
     sync(app.response, responseSide);

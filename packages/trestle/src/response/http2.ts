@@ -96,6 +96,26 @@ const kHeaders: symbol | undefined = (() => {
 })();
 
 /**
+ * A header object V8 keeps in fast mode (as header-store.ts's for HTTP/1.1):
+ * an instance of a constructor whose prototype is an empty object with no
+ * prototype, so no lookup finds an inherited name, as in node's own
+ * `{ __proto__: null }`. node's object is a dictionary: every header stored
+ * into it, and node's for-in over it when the head goes out (it copies the
+ * headers into the object it sends), take V8's slow paths.
+ */
+const Http2HeaderStore = function Http2HeaderStore() {} as unknown as new () => Http2Store;
+Http2HeaderStore.prototype = Object.create(null) as Http2Store;
+
+/**
+ * Gives a response node has just made (its header object still empty) a
+ * fast-mode header object. Called by the app's own HTTP/2 response class,
+ * which an adopted server constructs; other responses keep node's object.
+ */
+export function useFastHeaders(res: Http2ServerResponse): void {
+  if (kHeaders !== undefined) (res as unknown as Record<symbol, Http2Store>)[kHeaders] = new Http2HeaderStore();
+}
+
+/**
  * Installs the HTTP/2 members on `layer` (above Http2ServerResponse.prototype)
  * and lets the header store write into an HTTP/2 response's headers while its
  * setHeader and getHeader are still these and node's, and the head is not sent.
