@@ -182,6 +182,47 @@ describe('json', () => {
   });
 });
 
+describe('tokens redefined while a logger runs', () => {
+  // Lines skip the escape test for the built-in date token only (its text is
+  // logline's own), and the formats look tokens up once per redefinition:
+  // a redefined date is escaped like any other value, and a running logger
+  // sees the new tokens from its next line.
+  const builtInDate = logger.date;
+  const builtInUrl = logger.url;
+  const restore = (): void => {
+    logger.token('date', builtInDate);
+    logger.token('url', builtInUrl);
+  };
+
+  test('json: the next line carries the new values, JSON-escaped', async () => {
+    const sink = new LineSink();
+    const app = await serve([logger('json', { stream: sink })], (req, res) => send(res, 200, 'hi'));
+    try {
+      await request(app.url).get('/first');
+      logger.token('date', () => 'when "now"\u2028');
+      logger.token('url', () => '/redefined');
+      await request(app.url).get('/second');
+      const [first, second] = await sink.lines(2);
+      assert.equal((JSON.parse(first as string) as { url: string }).url, '/first');
+      assert.ok((second as string).startsWith('{"date":"when \\"now\\"\\u2028","remote-addr":'), second);
+      assert.equal((JSON.parse(second as string) as { url: string }).url, '/redefined');
+    } finally {
+      restore();
+      await app.close();
+    }
+  });
+
+  test('format strings: a redefined date is escaped', async () => {
+    try {
+      logger.token('date', (req, res, layout) => `${layout ?? 'web'} "at"\n`);
+      const line = await lineFor('[:date[clf]] [:date]', (req, res) => send(res, 200, ''), (url) => request(url).get('/'));
+      assert.equal(line, '[clf \\"at\\"\\n] [web \\"at\\"\\n]');
+    } finally {
+      restore();
+    }
+  });
+});
+
 test('an unknown format name is used as a format string', async () => {
   const line = await lineFor(
     'no-such-format :method',
