@@ -22,10 +22,21 @@ function text(value: TokenValue, plain: boolean): string {
 /** A number field: null when missing or not a finite number. */
 function num(value: TokenValue): string {
   if (value === undefined || value === null || value === '' || value === '-') return 'null';
+  if (typeof value === 'string' && SHORTEST_NUMBER.test(value)) return value;
   const n = Number(value);
   // For a finite number, String() and JSON.stringify() write the same text.
   return Number.isFinite(n) ? String(n) : 'null';
 }
+
+/**
+ * Text that already is what String(Number(text)) gives back, as the
+ * durations' toFixed text mostly is (`0.004`, `12.345`) and statuses are:
+ * no leading zero, no trailing decimal zero, at most 12 integer digits and
+ * 3 decimals. 15 significant digits at most survive a double unchanged, and
+ * such a number is written without an exponent. It skips the two
+ * conversions, a fifth of a json line.
+ */
+const SHORTEST_NUMBER = /^(?:0|[1-9]\d{0,11})(?:\.\d{0,2}[1-9])?$/;
 
 /** Printable ASCII without `"` and `\`: such a string is its own JSON body. */
 const JSON_PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
