@@ -13,7 +13,7 @@ import type {
   TokenCallback,
   TokenValue,
 } from './types.js';
-import { definedToken, registry, tokens as registeredTokens } from './tokens.js';
+import { definedToken, registry, tokens as registeredTokens, writesPlainText } from './tokens.js';
 
 interface TokenRef {
   name: string;
@@ -33,6 +33,19 @@ export interface ParsedFormat {
 // non-empty [argument]; the same reading morgan users' formats rely on.
 const TOKEN_PATTERN = /:([-\w]{2,})(?:\[([^\]]+)\])?/g;
 
+/**
+ * The same text as V8's one shared copy of it, the copy property keys use.
+ * A bracket argument is otherwise a slice of the format string, and tokens
+ * look it up on every line: node's getHeader lowercases `content-length` and
+ * looks the result up in its header object, which costs about twice as much
+ * for a slice (the string table is searched each time).
+ */
+function shared(text: string): string {
+  const holder: Record<string, true> = {};
+  holder[text] = true;
+  return Object.keys(holder)[0] as string;
+}
+
 export function parseFormat(format: string): ParsedFormat {
   const literals: string[] = [];
   const refs: TokenRef[] = [];
@@ -40,7 +53,8 @@ export function parseFormat(format: string): ParsedFormat {
   for (const match of format.matchAll(TOKEN_PATTERN)) {
     const at = match.index as number;
     literals.push(format.slice(from, at));
-    refs.push({ name: match[1] as string, arg: match[2], source: match[0] });
+    const arg = match[2];
+    refs.push({ name: match[1] as string, arg: arg === undefined ? undefined : shared(arg), source: match[0] });
     from = at + match[0].length;
   }
   literals.push(format.slice(from));
@@ -62,12 +76,20 @@ export function callToken(
 
 /**
  * A token's text: its value escaped, `-` for a falsy value, or the reference
- * itself if undefined. `fn` is the token as defined, so this is the one escape.
+ * itself if undefined. `fn` is the token as defined, so this is the one escape;
+ * `plain` says its text needs none (writesPlainText).
  */
-function tokenText(fn: TokenCallback | undefined, ref: TokenRef, req: LoglineRequest, res: LoglineResponse): string {
+function tokenText(
+  fn: TokenCallback | undefined,
+  plain: boolean,
+  ref: TokenRef,
+  req: LoglineRequest,
+  res: LoglineResponse,
+): string {
   if (typeof fn !== 'function') return ref.source;
   const value = callToken(fn, req, res, ref.arg);
-  return value ? escapeText('' + value) : '-';
+  if (!value) return '-';
+  return plain ? '' + value : escapeText('' + value);
 }
 
 /** Compiles a format string into a format function. */
@@ -77,19 +99,25 @@ export function compile(format: string): FormatFn {
   }
   const { literals, refs } = parseFormat(format);
   const count = refs.length;
-  // The registry's tokens, looked up once per registry version rather than per line.
+  // The registry's tokens, looked up once per registry version rather than
+  // per line, with whether their text needs escaping.
   let known: Array<TokenCallback | undefined> = [];
+  let plain: boolean[] = [];
   let knownVersion = -1;
   const compiledFormat: FormatFn = (tokens, req, res) => {
-    if (tokens === registeredTokens && knownVersion !== registry.version) {
+    const registered = tokens === registeredTokens;
+    if (registered && knownVersion !== registry.version) {
       known = refs.map((ref) => definedToken(registeredTokens, ref.name));
+      plain = known.map((fn) => fn !== undefined && writesPlainText(fn));
       knownVersion = registry.version;
     }
     let line = literals[0] as string;
     for (let i = 0; i < count; i++) {
       const ref = refs[i] as TokenRef;
-      const fn = tokens === registeredTokens ? known[i] : definedToken(tokens, ref.name);
-      line += tokenText(fn, ref, req, res) + (literals[i + 1] as string);
+      const text = registered
+        ? tokenText(known[i], plain[i] as boolean, ref, req, res)
+        : tokenText(definedToken(tokens, ref.name), false, ref, req, res);
+      line += text + (literals[i + 1] as string);
     }
     return line;
   };

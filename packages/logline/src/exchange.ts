@@ -40,7 +40,11 @@ interface Exchange {
   ended: boolean;
   /** The `writeHead` that was in place before ours. */
   writeHead: ServerResponse['writeHead'];
-  waiting: Waiting[];
+  /** The first logger mounted and its start: usually the only one, so no list is made for it. */
+  logger: EndOfResponseLogger;
+  loggerStart: HrTime;
+  /** Loggers mounted after the first, in order. */
+  more: Waiting[] | undefined;
 }
 
 const EXCHANGE = Symbol('logline.exchange');
@@ -68,8 +72,12 @@ function onEnd(this: Tracked): void {
   const exchange = this[EXCHANGE] as Exchange;
   if (exchange.ended) return;
   exchange.ended = true;
-  for (const { logger, start } of exchange.waiting) {
-    // Durations are measured from when *this* logger saw the request.
+  // Durations are measured from when *each* logger saw the request.
+  exchange.start = exchange.loggerStart;
+  exchange.logger.log(exchange.req, this);
+  const more = exchange.more;
+  if (more === undefined) return;
+  for (const { logger, start } of more) {
     exchange.start = start;
     logger.log(exchange.req, this);
   }
@@ -91,7 +99,8 @@ export function logAtEnd(req: LoglineRequest, res: LoglineResponse, logger: EndO
   const existing = exchangeOf(res);
   if (existing !== undefined) {
     existing.start = start;
-    existing.waiting.push({ logger, start });
+    if (existing.more === undefined) existing.more = [];
+    existing.more.push({ logger, start });
     return;
   }
   // Kept on req for morgan-era tokens, and because the socket forgets its
@@ -105,7 +114,9 @@ export function logAtEnd(req: LoglineRequest, res: LoglineResponse, logger: EndO
     latest: start,
     ended: false,
     writeHead: res.writeHead,
-    waiting: [{ logger, start }],
+    logger,
+    loggerStart: start,
+    more: undefined,
   };
   res.writeHead = timedWriteHead as ServerResponse['writeHead'];
   res.on('finish', onEnd);

@@ -163,6 +163,34 @@ describe('json', () => {
     assert.equal(line, JSON.stringify(entry), 'the line is exactly one compact JSON object');
   });
 
+  test('writes a number as JSON.stringify would, whatever text its token gives', async () => {
+    // Durations come as toFixed text; the line copies text that is already a
+    // number's shortest form and converts the rest.
+    const texts = [
+      '0', '0.000', '0.500', '0.004', '12.345', '200', '-0', '-0.000', '-1.250', '007', '1.10', '5.', '.5',
+      '+5', ' 5 ', '0x10', '1e+21', '0.0000001', '123456789012.123', '1234567890123.123',
+      '99999999999999999999999', 'Infinity', 'NaN',
+    ];
+    const tokens = logger as unknown as logger.TokenIndexer;
+    const builtIn = tokens['response-time'] as logger.TokenCallback;
+    let next = 0;
+    logger.token('response-time', () => texts[next++]);
+    const sink = new LineSink();
+    const app = await serve([logger('json', { stream: sink })], (req, res) => send(res, 200, 'ok'));
+    try {
+      for (let i = 0; i < texts.length; i++) await request(app.url).get('/');
+      const lines = await sink.lines(texts.length);
+      lines.forEach((line, i) => {
+        const n = Number(texts[i]);
+        const expected = Number.isFinite(n) ? JSON.stringify(n) : 'null';
+        assert.ok(line.includes(`,"response-time":${expected},"total-time":`), `${texts[i]} gave ${line}`);
+      });
+    } finally {
+      logger.token('response-time', builtIn);
+      await app.close();
+    }
+  });
+
   test('writes null for absent values', async () => {
     const line = await lineFor(
       'json',
@@ -179,6 +207,47 @@ describe('json', () => {
     assert.equal(entry['content-length'], null);
     assert.equal(entry.status, 204);
     assert.equal(entry.method, 'DELETE');
+  });
+});
+
+describe('tokens redefined while a logger runs', () => {
+  // Lines skip the escape test for the built-in date token only (its text is
+  // logline's own), and the formats look tokens up once per redefinition:
+  // a redefined date is escaped like any other value, and a running logger
+  // sees the new tokens from its next line.
+  const builtInDate = logger.date;
+  const builtInUrl = logger.url;
+  const restore = (): void => {
+    logger.token('date', builtInDate);
+    logger.token('url', builtInUrl);
+  };
+
+  test('json: the next line carries the new values, JSON-escaped', async () => {
+    const sink = new LineSink();
+    const app = await serve([logger('json', { stream: sink })], (req, res) => send(res, 200, 'hi'));
+    try {
+      await request(app.url).get('/first');
+      logger.token('date', () => 'when "now"\u2028');
+      logger.token('url', () => '/redefined');
+      await request(app.url).get('/second');
+      const [first, second] = await sink.lines(2);
+      assert.equal((JSON.parse(first as string) as { url: string }).url, '/first');
+      assert.ok((second as string).startsWith('{"date":"when \\"now\\"\\u2028","remote-addr":'), second);
+      assert.equal((JSON.parse(second as string) as { url: string }).url, '/redefined');
+    } finally {
+      restore();
+      await app.close();
+    }
+  });
+
+  test('format strings: a redefined date is escaped', async () => {
+    try {
+      logger.token('date', (req, res, layout) => `${layout ?? 'web'} "at"\n`);
+      const line = await lineFor('[:date[clf]] [:date]', (req, res) => send(res, 200, ''), (url) => request(url).get('/'));
+      assert.equal(line, '[clf \\"at\\"\\n] [web \\"at\\"\\n]');
+    } finally {
+      restore();
+    }
   });
 });
 
