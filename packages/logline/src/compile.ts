@@ -13,7 +13,7 @@ import type {
   TokenCallback,
   TokenValue,
 } from './types.js';
-import { definedToken, registry, tokens as registeredTokens, writesPlainText } from './tokens.js';
+import { definedToken, registeredTokensOf, tokens as registeredTokens } from './tokens.js';
 
 interface TokenRef {
   name: string;
@@ -77,7 +77,7 @@ export function callToken(
 /**
  * A token's text: its value escaped, `-` for a falsy value, or the reference
  * itself if undefined. `fn` is the token as defined, so this is the one escape;
- * `plain` says its text needs none (writesPlainText).
+ * `plain` says its text needs none (registeredTokensOf).
  */
 function tokenText(
   fn: TokenCallback | undefined,
@@ -99,23 +99,15 @@ export function compile(format: string): FormatFn {
   }
   const { literals, refs } = parseFormat(format);
   const count = refs.length;
-  // The registry's tokens, looked up once per registry version rather than
-  // per line, with whether their text needs escaping.
-  let known: Array<TokenCallback | undefined> = [];
-  let plain: boolean[] = [];
-  let knownVersion = -1;
+  const registeredOf = registeredTokensOf(refs.map((ref) => ref.name));
   const compiledFormat: FormatFn = (tokens, req, res) => {
     const registered = tokens === registeredTokens;
-    if (registered && knownVersion !== registry.version) {
-      known = refs.map((ref) => definedToken(registeredTokens, ref.name));
-      plain = known.map((fn) => fn !== undefined && writesPlainText(fn));
-      knownVersion = registry.version;
-    }
+    const { fns, plain } = registeredOf();
     let line = literals[0] as string;
     for (let i = 0; i < count; i++) {
       const ref = refs[i] as TokenRef;
       const text = registered
-        ? tokenText(known[i], plain[i] as boolean, ref, req, res)
+        ? tokenText(fns[i], plain[i] as boolean, ref, req, res)
         : tokenText(definedToken(tokens, ref.name), false, ref, req, res);
       line += text + (literals[i + 1] as string);
     }

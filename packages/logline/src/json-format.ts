@@ -8,10 +8,10 @@
 // line is one line, and JSON.parse gives back the values.
 import { callToken } from './compile.js';
 import { escapeJson } from './escape.js';
-import { definedToken, registry, tokens as registeredTokens, writesPlainText } from './tokens.js';
+import { definedToken, registeredTokensOf, tokens as registeredTokens } from './tokens.js';
 import type { FormatFn, TokenCallback, TokenValue } from './types.js';
 
-/** A string field: null when missing, else a JSON string; `plain` text needs no escaping (writesPlainText). */
+/** A string field: null when missing, else a JSON string; `plain` text needs no escaping (registeredTokensOf). */
 function text(value: TokenValue, plain: boolean): string {
   if (value === undefined || value === null || value === '' || value === '-') return 'null';
   const str = String(value);
@@ -69,11 +69,8 @@ const FIELDS: readonly Field[] = [
   field('total-time', true),
 ];
 
-// The registry's tokens behind the fields, looked up once per registry
-// version rather than per line, and whether their text needs escaping.
-let known: Array<TokenCallback | undefined> = [];
-let plain: boolean[] = [];
-let knownVersion = -1;
+// The registry's tokens behind the fields, and whether their text needs escaping.
+const registeredOf = registeredTokensOf(FIELDS.map((f) => f.token));
 
 function fieldText(fn: TokenCallback | undefined, isPlain: boolean, f: Field, req: Parameters<FormatFn>[1], res: Parameters<FormatFn>[2]): string {
   const value = typeof fn === 'function' ? callToken(fn, req, res, f.arg) : undefined;
@@ -84,16 +81,12 @@ function fieldText(fn: TokenCallback | undefined, isPlain: boolean, f: Field, re
 // fresh twelve-key object was the largest share of a json-logged request.
 export const jsonFormat: FormatFn = (tokens, req, res) => {
   const registered = tokens === registeredTokens;
-  if (registered && knownVersion !== registry.version) {
-    known = FIELDS.map((f) => definedToken(registeredTokens, f.token));
-    plain = known.map((fn) => fn !== undefined && writesPlainText(fn));
-    knownVersion = registry.version;
-  }
+  const { fns, plain } = registeredOf();
   let line = '';
   for (let i = 0; i < FIELDS.length; i++) {
     const f = FIELDS[i] as Field;
     const value = registered
-      ? fieldText(known[i], plain[i] as boolean, f, req, res)
+      ? fieldText(fns[i], plain[i] as boolean, f, req, res)
       : fieldText(definedToken(tokens, f.token), false, f, req, res);
     line += f.key + value;
   }

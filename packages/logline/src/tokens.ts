@@ -153,7 +153,25 @@ const plainTokens = new Set<TokenCallback>(
   ['date', 'pid', 'response-time', 'total-time'].map((name) => builtIns[name] as TokenCallback),
 );
 
-/** Whether `fn`, a token as defined, is one whose text needs no escaping. */
-export function writesPlainText(fn: TokenCallback): boolean {
-  return plainTokens.has(fn);
+/** The registry's tokens of some names, and whether each one's text needs no escaping. */
+export interface RegisteredTokens {
+  fns: Array<TokenCallback | undefined>;
+  plain: boolean[];
+}
+
+/**
+ * The registry's tokens for `names` (a format's, in order), looked up again
+ * only when the registry changed: a line reads them by index, not by name.
+ */
+export function registeredTokensOf(names: readonly string[]): () => RegisteredTokens {
+  let current: RegisteredTokens = { fns: [], plain: [] };
+  let version = -1;
+  return () => {
+    if (version !== registry.version) {
+      const fns = names.map((name) => definedToken(tokens, name));
+      current = { fns, plain: fns.map((fn) => fn !== undefined && plainTokens.has(fn)) };
+      version = registry.version;
+    }
+    return current;
+  };
 }

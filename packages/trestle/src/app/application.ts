@@ -180,15 +180,12 @@ export const applicationMembers = {
     // property read: V8 answers Object.getPrototypeOf with a runtime call.
     const classes = this._classes;
     if (!isInstance(req, classes.IncomingMessage, this.request)) {
-      if (isOwnHttp2(this, req)) {
+      // The app's own HTTP/2 class is known without a prototype read; node's HTTP/2 request by its version first.
+      if (isOwnHttp2(this, req) || (req.httpVersionMajor === 2 && http2().isHttp2Request(req))) {
         handleHttp2(this, req as unknown as Http2ServerRequest, res as unknown as Http2ServerResponse, callback);
         return;
       }
       if (Object.getPrototypeOf(req) !== this.request) {
-        if (req.httpVersionMajor === 2 && http2().isHttp2Request(req)) {
-          handleHttp2(this, req as unknown as Http2ServerRequest, res as unknown as Http2ServerResponse, callback);
-          return;
-        }
         adoptServer(this, req);
         Object.setPrototypeOf(req, this.request);
       }
