@@ -10,3 +10,16 @@
 export function addOwnProperty(obj: object, key: PropertyKey, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }
+
+/**
+ * A constructor of records V8 keeps in fast mode with no inherited keys (any
+ * name, `__proto__` or `constructor`, is an own key, as in node's
+ * `{ __proto__: null }` objects, which V8 keeps as dictionaries). Each call
+ * makes a constructor of its own, so records of different kinds keep
+ * separate shapes.
+ */
+export function fastRecordType<T extends object>(): new () => T {
+  const FastRecord = function FastRecord() {} as unknown as new () => T;
+  FastRecord.prototype = Object.create(null) as T;
+  return FastRecord;
+}

@@ -7,6 +7,7 @@
 // its arguments. The block is parsed only when a response's head was stored
 // some other way (`headersOf`).
 import type { ServerResponse } from 'node:http';
+import { fastRecordType } from '../fast-properties';
 import { kOutHeaders } from '../response/header-store';
 
 export type Pairs = [string, string][];
@@ -31,12 +32,8 @@ interface Outgoing {
   socket: unknown;
 }
 
-/**
- * A record V8 keeps in fast mode with no inherited keys, so that any name
- * (`__proto__`, `constructor`) is an own key (as header-store.ts's store).
- */
-const HeadRecord = function HeadRecord() {} as unknown as new () => Record<string, string>;
-HeadRecord.prototype = Object.create(null) as Record<string, string>;
+/** The Response's headers while no name repeats: any name (`__proto__`, `constructor`) an own key. */
+const HeadRecord = fastRecordType<Record<string, string>>();
 
 /** Adds a header to the sink's head: a repeated name turns the record into pairs. */
 export function putHead(sink: HeadSink, name: string, value: string): void {

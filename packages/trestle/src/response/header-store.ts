@@ -18,6 +18,7 @@
 // setHeader/getHeader were replaced by someone (instrumentation does that),
 // the public methods are used instead.
 import { ServerResponse } from 'node:http';
+import { fastRecordType } from '../fast-properties';
 
 type Value = number | string | string[];
 type Entry = [name: string, value: Value];
@@ -44,13 +45,8 @@ const nodeSetHeader = ServerResponse.prototype.setHeader;
 const nodeGetHeader = ServerResponse.prototype.getHeader;
 const nodeRemoveHeader = ServerResponse.prototype.removeHeader;
 
-/**
- * A header store V8 keeps in fast mode: instances of a constructor whose
- * prototype has no properties, so no lookup ever finds an inherited key
- * (the reason node uses a null prototype).
- */
-const HeaderStore = function HeaderStore() {} as unknown as new () => Store;
-HeaderStore.prototype = Object.create(null) as Store;
+/** A header store V8 keeps in fast mode, with no inherited key (the reason node uses a null prototype). */
+const HeaderStore = fastRecordType<Store>();
 
 function direct(res: Outgoing): boolean {
   return kOutHeaders !== undefined && res.setHeader === nodeSetHeader && res.getHeader === nodeGetHeader;

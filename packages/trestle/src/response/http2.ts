@@ -14,6 +14,7 @@
 import { EventEmitter } from 'node:events';
 import { Http2ServerResponse, type OutgoingHttpHeaders } from 'node:http2';
 import { useHttp2RemoveHeader, useHttp2Store } from './header-store';
+import { fastRecordType } from '../fast-properties';
 
 type HeaderValue = number | string | readonly string[];
 type HeaderList = readonly (string | readonly string[])[];
@@ -96,15 +97,12 @@ const kHeaders: symbol | undefined = (() => {
 })();
 
 /**
- * A header object V8 keeps in fast mode (as header-store.ts's for HTTP/1.1):
- * an instance of a constructor whose prototype is an empty object with no
- * prototype, so no lookup finds an inherited name, as in node's own
- * `{ __proto__: null }`. node's object is a dictionary: every header stored
- * into it, and node's for-in over it when the head goes out (it copies the
- * headers into the object it sends), take V8's slow paths.
+ * A header object V8 keeps in fast mode (as header-store.ts's for HTTP/1.1).
+ * node's own is a dictionary: every header stored into it, and node's for-in
+ * over it when the head goes out (it copies the headers into the object it
+ * sends), take V8's slow paths.
  */
-const Http2HeaderStore = function Http2HeaderStore() {} as unknown as new () => Http2Store;
-Http2HeaderStore.prototype = Object.create(null) as Http2Store;
+const Http2HeaderStore = fastRecordType<Http2Store>();
 
 /**
  * Gives a response node has just made (its header object still empty) a
