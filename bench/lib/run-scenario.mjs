@@ -11,11 +11,12 @@ import { median } from './report.mjs';
 // variant where the scenario lists them (and n/a where it lists none); a
 // scenario's extraVariants add rows after a framework's default one. On a
 // runtime with a fetch server of its own (Bun, Deno: lib/runtime.mjs), trestle
-// has a `fetch` row too (app.fetch on that server) and Hono only that one.
+// has a `fetch` row too (app.fetch on that server), bare node one (a
+// hand-written fetch handler there: the ceiling) and Hono only that one.
 export function plannedRows(scenario, frameworks, runtime) {
   return frameworks.flatMap((framework) => {
     let variants = scenario.variants ? scenario.variants[framework] : [null, ...(scenario.extraVariants?.[framework] ?? [])];
-    if (runtime?.fetchServer && framework === 'trestle') variants = [...variants, 'fetch'];
+    if (runtime?.fetchServer && (framework === 'trestle' || framework === 'node')) variants = [...variants, 'fetch'];
     if (runtime?.fetchServer && framework === 'hono') variants = ['fetch'];
     const note = scenario.notes?.[framework];
     if (!variants) return [{ framework, variant: null, label: framework, status: 'n/a', note: note ? `n/a: ${note}` : 'n/a' }];

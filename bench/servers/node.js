@@ -4,7 +4,7 @@
 // as small as they can be while behaving like the framework servers.
 const http = require('node:http');
 const { HELLO, JSON_REPLY, variedJson } = require('../scenarios');
-const { HOST, parseArgs, ready, fail, logStream } = require('./common');
+const { HOST, parseArgs, ready, fail, logStream, serveFetch } = require('./common');
 const { lookupStatic, openStream } = require('./static-file');
 const { combinedLine } = require('./combined-line');
 const { send, sendText, sendJson, readJsonBody, sendWeakETags } = require('./respond');
@@ -89,4 +89,6 @@ function handlerFor({ name, scenario }) {
 
 const args = parseArgs();
 if (args.variant === 'etag') sendWeakETags();
-http.createServer(handlerFor(args)).listen(args.port, HOST, ready).on('error', fail);
+// `fetch` (Bun, Deno): a hand-written fetch handler on the runtime's own server (node-fetch.js).
+if (args.variant === 'fetch') serveFetch(require('./node-fetch').fetchHandlerFor(args.name), args.port);
+else http.createServer(handlerFor(args)).listen(args.port, HOST, ready).on('error', fail);
