@@ -587,6 +587,17 @@ for (const gen of GENERATIONS) {
       assert.deepEqual(lines, ['POST /slow -\n']);
     });
 
+    test('a request aborted before app.fetch is refused with its reason, the app not run', async () => {
+      let ran = 0;
+      const app = t().get('/', (_req, res) => {
+        ran++;
+        res.send('ran');
+      });
+      const reason = new Error('gone before it began');
+      await assert.rejects(app.fetch(new Request('http://localhost/', { signal: AbortSignal.abort(reason) })), reason);
+      assert.equal(ran, 0);
+    });
+
     test('an error after the headers went out fails the body, as a cut connection', async () => {
       let fail: () => void = () => {};
       const failed = new Promise<void>((resolve) => (fail = resolve));
