@@ -12,6 +12,7 @@ import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import type { FetchOptions } from '../types/options';
 import { Unchunker } from './fetch-chunks';
 import { type Head, headersOf, type HeadSink, putHead, watchHead } from './fetch-head';
+import { answered, watchLater } from './late-signal';
 import { setPeer } from './peer';
 import { onWorkers } from './platform';
 import { fetchOnWorkers } from './workers';
@@ -66,6 +67,8 @@ class FetchSocket extends EventEmitter implements HeadSink {
   res: ServerResponse | undefined;
   signal: AbortSignal | null = null;
   reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  /** On Deno, the Request whose signal is read if the answer is late (late-signal.ts). */
+  late: Request | null = null;
   /** A short body of declared length, read whole when `req` first asks (see takeBody). */
   whole: Request | null = null;
   reading = false;
@@ -172,6 +175,7 @@ class FetchSocket extends EventEmitter implements HeadSink {
     if (this.res!.writableFinished) return this;
     this.readable = this.writable = false;
     this.signal?.removeEventListener('abort', this);
+    unwatchLate(this);
     if (this.reader !== null) {
       this.reader.cancel().catch(ignore);
       this.reader = null;
@@ -359,6 +363,7 @@ function onFinish(this: ServerResponse): void {
   const socket = this.socket as unknown as FetchSocket | null;
   if (socket === null) return;
   socket.signal?.removeEventListener('abort', socket);
+  unwatchLate(socket);
   if (socket.response === undefined && !socket.scheduled) {
     // Nothing was written after the head (a bodiless answer): answer now.
     socket.chunks ??= [];
@@ -438,18 +443,24 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
   }
   app.handle(req, res);
   // An app that answered in this turn has nothing left to hear of the client leaving: no listener for it.
-  if (!res.writableEnded) watchSignal(socket, request.signal);
+  if (res.writableEnded) return promise;
+  if (SIGNAL_FIRST) {
+    watchSignal(socket, request.signal);
+  } else {
+    socket.late = request;
+    watchLater(socket, watchLateSignal);
+  }
   return promise;
 }
 
 /**
  * Is a Request's signal read before the app runs (one already aborted is
- * answered by a rejection, the app not run)? Not on Deno: reading
- * `request.signal` there makes Deno.serve watch that request for an abort,
- * which cost a bare handler more than half its throughput (Deno 2.9: 141k to
- * 64k req/s). There the signal is read only if the app has not answered in
- * the turn it was called, so an aborted Request still runs the app, and one
- * answered later rejects (docs/deploy.md).
+ * answered by a rejection, the app not run), and watched from the turn the
+ * app did not answer in? Not on Deno: reading `request.signal` there makes
+ * Deno.serve watch that request for an abort, which cost a bare handler more
+ * than half its throughput (Deno 2.9: 141k to 64k req/s). There the signal
+ * is read only of an answer still pending 20-40 ms later (late-signal.ts),
+ * so an aborted Request still runs the app (docs/deploy.md).
  */
 const SIGNAL_FIRST = process.versions.deno === undefined;
 
@@ -482,6 +493,19 @@ function takeBody(socket: FetchSocket, req: IncomingMessage, request: Request): 
   // A body of unknown length comes as a chunked one would over a socket.
   if (length === undefined && req.headers['transfer-encoding'] === undefined) req.headers['transfer-encoding'] = 'chunked';
   socket.reader = body.getReader();
+}
+
+/** Deno: the answer is late, so its Request's signal is read now (late-signal.ts). */
+function watchLateSignal(socket: FetchSocket): void {
+  const request = socket.late!;
+  socket.late = null;
+  if (!socket.destroyed) watchSignal(socket, request.signal);
+}
+
+function unwatchLate(socket: FetchSocket): void {
+  if (socket.late === null) return;
+  socket.late = null;
+  answered(socket);
 }
 
 /** `request.signal` aborting from now on (or while the app ran) is the client leaving. */

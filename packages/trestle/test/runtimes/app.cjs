@@ -51,18 +51,26 @@ function createApp(framework, log, options) {
 /**
  * A server-sent stream in two parts (streaming.test.ts): the second part is
  * written only when /stream/release is asked, so a client that has the first
- * part before it asks shows the answer streams as written. /stream/state
- * tells whether the open stream's req and res saw the client go away.
+ * part before it asks shows the answer streams as written. /held writes
+ * nothing until released. /stream/state tells whether the open answer's req
+ * and res saw the client go away.
  */
 function streamRoutes(app) {
   let open = null;
-  app.get('/stream', (req, res) => {
+  const watch = (req, res) => {
     const state = { res, closed: false, aborted: false };
-    open = state;
     res.on('close', () => (state.closed = !res.writableFinished));
     req.on('close', () => (state.aborted = !res.writableFinished));
+    return state;
+  };
+  app.get('/stream', (req, res) => {
+    open = watch(req, res);
     res.type('text/event-stream');
     res.write('data: one\n\n');
+  });
+  // Nothing written until released: for a client that leaves before any answer.
+  app.get('/held', (req, res) => {
+    open = watch(req, res);
   });
   app.get('/stream/release', (req, res) => {
     if (open === null) return res.status(409).send('no stream open');

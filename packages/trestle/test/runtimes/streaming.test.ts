@@ -1,8 +1,9 @@
 // Streaming on Bun and Deno, through app.listen() and through the runtime's
 // own server with app.fetch, for the three entries (and on Node over a socket
 // as the reference): a response written in parts reaches the client part by
-// part (server-sent events work), and a client that leaves mid-stream is seen
-// by the app as a closed request and response. The app is app.cjs's
+// part (server-sent events work), and a client that leaves mid-stream, or
+// before the app answered at all, is seen by the app as a closed request and
+// response. The app is app.cjs's
 // streamRoutes: its second part waits for /stream/release, so no timing is
 // assumed. CI runs this file once, on its first Node (.ci/run).
 import assert from 'node:assert/strict';
@@ -84,6 +85,15 @@ async function clientLeaves(server: Started): Promise<void> {
   assert.deepEqual(state, { closed: true, aborted: true }, 'req and res closed before the answer finished');
 }
 
+async function clientLeavesFirst(server: Started): Promise<void> {
+  const client = http.get({ host: '127.0.0.1', port: server.port, path: '/held', agent: false });
+  client.on('error', () => {});
+  await stateUntil(server.port, (s) => s !== null);
+  client.destroy();
+  const state = await stateUntil(server.port, (s) => s !== null && s.closed && s.aborted);
+  assert.deepEqual(state, { closed: true, aborted: true }, 'req and res closed with no answer begun');
+}
+
 async function on(runtime: Runtime, entry: string, how: string, check: (server: Started) => Promise<void>): Promise<void> {
   const server = await start(runtime, SERVE, [entry, how]);
   try {
@@ -107,6 +117,7 @@ for (const [runtime, how, label] of hows) {
       const name = entry === 'trestle' ? 'trestle' : `trestle/${entry}`;
       test(`${name}: res.write parts arrive as written`, () => on(runtime, entry, how, streams));
       test(`${name}: a client leaving mid-stream closes req and res`, () => on(runtime, entry, how, clientLeaves));
+      test(`${name}: a client leaving before any answer closes req and res`, () => on(runtime, entry, how, clientLeavesFirst));
     }
   });
 }
