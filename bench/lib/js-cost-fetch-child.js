@@ -4,7 +4,9 @@
 // listening, takes its app, and times `app.fetch(new Request(...))` with the
 // body read, one request after another: what a fetch-speaking runtime (Bun,
 // Deno, Workers) asks of the framework, the Request's making included.
-// Prints one JSON line as js-cost-child.js does.
+// Prints one JSON line as js-cost-child.js does. `node-fetch` is the ceiling:
+// the hand-written fetch handler of servers/node-fetch.js, with the headers
+// trestle's answer carries and no framework.
 const { loadServer, waitForServer, print } = require('./js-cost-server');
 const { scenarios, requestPath } = require('../scenarios');
 
@@ -13,7 +15,7 @@ const BATCH = 50;
 const WARMUP_REQUESTS = 30_000;
 const MEASURED_REQUESTS = 300_000;
 
-const loaded = loadServer(framework, scenarioName);
+const loaded = framework === 'node' ? null : loadServer(framework, scenarioName);
 
 /** The app's fetch: Hono's script exports its app; an Express-API app is its server's request listener. */
 function fetchOf(server) {
@@ -24,7 +26,7 @@ function fetchOf(server) {
 }
 
 async function main() {
-  const fetch = fetchOf(await waitForServer(framework));
+  const fetch = framework === 'node' ? require('../servers/node-fetch').fetchHandlerFor(scenarioName) : fetchOf(await waitForServer(framework));
   const { request } = scenarios[scenarioName];
   const { method = 'GET', headers = {}, body } = request;
   // A varying path (params-varied): a new one each request, the string made inside the timing as any app's would be.
