@@ -459,9 +459,9 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
  * app did not answer in? Not on Deno: reading `request.signal` there makes
  * Deno.serve watch that request for an abort, which cost a bare handler more
  * than half its throughput (Deno 2.9: 185k to 70k req/s, by
- * bench/profile/signal-cost.mjs). There the signal
- * is read only of an answer still pending 20-40 ms later (late-signal.ts),
- * so an aborted Request still runs the app (docs/deploy.md).
+ * bench/profile/signal-cost.mjs). There the signal is read only of an
+ * answer still pending 20-40 ms later (late-signal.ts), so an aborted
+ * Request still runs the app (docs/deploy.md).
  */
 const SIGNAL_FIRST = process.versions.deno === undefined;
 
