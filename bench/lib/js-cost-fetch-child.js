@@ -18,15 +18,16 @@ const MEASURED_REQUESTS = 300_000;
 const loaded = framework === 'node' ? null : loadServer(framework, scenarioName);
 
 /** The app's fetch: Hono's script exports its app; an Express-API app is its server's request listener. */
-function fetchOf(server) {
+async function fetchOf() {
+  if (framework === 'node') return require('../servers/node-fetch').fetchHandlerFor(scenarioName);
   if (loaded && loaded.hono) return loaded.hono.fetch;
-  const app = server.listeners('request')[0];
+  const app = (await waitForServer(framework)).listeners('request')[0];
   if (!app || typeof app.fetch !== 'function') throw new Error(`${framework} has no app.fetch`);
   return app.fetch;
 }
 
 async function main() {
-  const fetch = framework === 'node' ? require('../servers/node-fetch').fetchHandlerFor(scenarioName) : fetchOf(await waitForServer(framework));
+  const fetch = await fetchOf();
   const { request } = scenarios[scenarioName];
   const { method = 'GET', headers = {}, body } = request;
   // A varying path (params-varied): a new one each request, the string made inside the timing as any app's would be.

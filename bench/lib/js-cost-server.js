@@ -3,6 +3,7 @@
 // (bench/servers/<framework>.js) so that it never listens. Its server is
 // handed to `waitForServer()` instead, and stdout is kept for the child's
 // one result line (`print`).
+const http = require('node:http');
 const net = require('node:net');
 const { EventEmitter } = require('node:events');
 
@@ -13,16 +14,19 @@ const print = process.stdout.write.bind(process.stdout);
 function loadServer(framework, scenarioName, variant) {
   // The server scripts listen and wait for the runner's stdin to close: give
   // them a server that does not listen, and a stdin that never closes.
-  net.Server.prototype.listen = function listen(...args) {
-    server = this;
-    const callback = args.find((a) => typeof a === 'function');
-    process.nextTick(() => {
-      this.emit('listening');
-      if (callback) callback();
-    });
-    return this;
-  };
-  net.Server.prototype.address = () => ({ address: '127.0.0.1', family: 'IPv4', port: 1 });
+  // http.Server's own listen too: on Bun it does not go through net.Server's.
+  for (const proto of new Set([net.Server.prototype, http.Server.prototype])) {
+    proto.listen = function listen(...args) {
+      server = this;
+      const callback = args.find((a) => typeof a === 'function');
+      process.nextTick(() => {
+        this.emit('listening');
+        if (callback) callback();
+      });
+      return this;
+    };
+    proto.address = () => ({ address: '127.0.0.1', family: 'IPv4', port: 1 });
+  }
   const stdin = Object.assign(new EventEmitter(), { resume() { return stdin; } });
   Object.defineProperty(process, 'stdin', { value: stdin });
   process.stdout.write = () => true; // the server's "ready"
