@@ -5,10 +5,8 @@
 // weak ETag computed on every answer, X-Powered-By, Content-Type and
 // Content-Length), so what is left between it and trestle's `fetch` row is
 // the framework. Routing and body reading by hand, as in node.js.
-const crypto = require('node:crypto');
 const { HELLO, JSON_REPLY, variedJson } = require('../scenarios');
-
-const sha1 = crypto.hash ? (body) => crypto.hash('sha1', body, 'base64') : (body) => crypto.createHash('sha1').update(body).digest('base64');
+const { weakETag } = require('./respond');
 
 function answer(status, type, body) {
   const length = Buffer.byteLength(body);
@@ -18,7 +16,7 @@ function answer(status, type, body) {
       'X-Powered-By': 'Express',
       'Content-Type': type,
       'Content-Length': String(length),
-      ETag: `W/"${length.toString(16)}-${sha1(body).substring(0, 27)}"`,
+      ETag: weakETag(body, length),
     },
   });
 }

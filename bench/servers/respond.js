@@ -49,4 +49,4 @@ function readJsonBody(req) {
   });
 }
 
-module.exports = { send, sendText, sendJson, readJsonBody, sendWeakETags };
+module.exports = { send, sendText, sendJson, readJsonBody, sendWeakETags, weakETag };

@@ -42,32 +42,32 @@ const SHORTEST_NUMBER = /^(?:0|[1-9]\d{0,11})(?:\.\d{0,2}[1-9])?$/;
 const JSON_PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 interface Field {
-  /** What comes before the value: the separator and the quoted key. */
+  /** What comes before the value: `{` or the separator, and the quoted key. */
   key: string;
   token: string;
   arg: string | undefined;
   numeric: boolean;
 }
 
-function field(name: string, numeric: boolean, token = name, arg?: string): Field {
-  return { key: (name === 'date' ? '{' : ',') + JSON.stringify(name) + ':', token, arg, numeric };
-}
+type FieldSpec = [name: string, numeric: boolean, token?: string, arg?: string];
 
 // The fields in their fixed order.
-const FIELDS: readonly Field[] = [
-  field('date', false, 'date', 'iso'),
-  field('remote-addr', false),
-  field('remote-user', false),
-  field('method', false),
-  field('url', false),
-  field('http-version', false),
-  field('status', true),
-  field('content-length', true, 'res', 'content-length'),
-  field('referrer', false),
-  field('user-agent', false),
-  field('response-time', true),
-  field('total-time', true),
-];
+const FIELDS: readonly Field[] = (
+  [
+    ['date', false, 'date', 'iso'],
+    ['remote-addr', false],
+    ['remote-user', false],
+    ['method', false],
+    ['url', false],
+    ['http-version', false],
+    ['status', true],
+    ['content-length', true, 'res', 'content-length'],
+    ['referrer', false],
+    ['user-agent', false],
+    ['response-time', true],
+    ['total-time', true],
+  ] as FieldSpec[]
+).map(([name, numeric, token = name, arg], i) => ({ key: (i === 0 ? '{' : ',') + JSON.stringify(name) + ':', token, arg, numeric }));
 
 // The registry's tokens behind the fields, and whether their text needs escaping.
 const registeredOf = registeredTokensOf(FIELDS.map((f) => f.token));
