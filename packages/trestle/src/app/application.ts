@@ -19,6 +19,7 @@ import { requestStart } from '../observability/channels';
 import type { ArmDeadline } from '../lifecycle/deadline';
 import { applyServerLimits, serverLimits } from '../lifecycle/limits';
 import { addOwnProperty } from '../fast-properties';
+import { replaceServerClasses } from '../node-internals';
 import { type AppLifecycle, type kAppLifecycle, watchServer } from '../lifecycle/servers';
 
 type Next = (err?: unknown) => void;
@@ -481,12 +482,7 @@ function adoptServer(app: App, req: Req): void {
   watchServer(server, app, req.socket);
   const listeners = server.listeners('request');
   if (listeners.length !== 1 || listeners[0] !== app) return;
-  const classes = serverClasses(app);
-  for (const sym of Object.getOwnPropertySymbols(server)) {
-    const slot = server as unknown as Record<symbol, unknown>;
-    if (sym.description === 'IncomingMessage' && slot[sym] === http.IncomingMessage) slot[sym] = classes.IncomingMessage;
-    else if (sym.description === 'ServerResponse' && slot[sym] === http.ServerResponse) slot[sym] = classes.ServerResponse;
-  }
+  replaceServerClasses(server, http, serverClasses(app));
 }
 
 /**

@@ -27,6 +27,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { type Http2Server, Http2ServerRequest, Http2ServerResponse, type ServerHttp2Session, type ServerHttp2Stream, type ServerOptions, createServer } from 'node:http2';
 import { installHttp2Response, useFastHeaders } from '../response/http2';
 import { addSession, watchServer, type LifecycleApp } from '../lifecycle/servers';
+import { http2ServerOptions } from '../node-internals';
 
 /** What this module needs of an application. */
 export interface Http2App {
@@ -216,8 +217,7 @@ function adoptServer(app: Http2App, protos: Http2Prototypes, server: (Http2Serve
 
 /** An `allowHTTP1` server's HTTP/1.1 classes, in the options node reads on each connection. */
 function adoptHttp1(app: Http2App, server: Http2Server): void {
-  const slot = Object.getOwnPropertySymbols(server).find((sym) => sym.description === 'options');
-  const options = slot === undefined ? undefined : (server as unknown as Record<symbol, Record<string, unknown> | undefined>)[slot];
+  const options = http2ServerOptions(server);
   if (options === undefined || options.allowHTTP1 !== true) return;
   if (options.Http1IncomingMessage === IncomingMessage) options.Http1IncomingMessage = app._classes.IncomingMessage;
   if (options.Http1ServerResponse === ServerResponse) options.Http1ServerResponse = app._classes.ServerResponse;

@@ -19,27 +19,19 @@
 // the public methods are used instead.
 import { ServerResponse } from 'node:http';
 import { fastRecordType } from '../fast-properties';
+import { headerBlockOf, kOutHeaders, outHeadersOf, type OutHeaders, setOutHeaders } from '../node-internals';
 
 type Value = number | string | string[];
-type Entry = [name: string, value: Value];
-type Store = Record<string, Entry | undefined>;
+type Store = OutHeaders;
 
 interface Outgoing {
-  _header?: string | null;
   setHeader(name: string, value: Value): unknown;
   getHeader(name: string): Value | undefined;
   removeHeader(name: string): void;
 }
 
-/** node's own slot for the outgoing headers, found on a throwaway response. */
-export const kOutHeaders: symbol | undefined = (() => {
-  const probe = new ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} } as never);
-  const sym = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'kOutHeaders');
-  if (sym === undefined || (probe as unknown as Record<symbol, unknown>)[sym] !== null) return undefined;
-  probe.setHeader('X-Probe', '1');
-  const entry = (probe as unknown as Record<symbol, Store>)[sym]!['x-probe'];
-  return Array.isArray(entry) && entry[0] === 'X-Probe' && entry[1] === '1' ? sym : undefined;
-})();
+// Re-exported for app.fetch's head capture, which reads the same store.
+export { kOutHeaders };
 
 const nodeSetHeader = ServerResponse.prototype.setHeader;
 const nodeGetHeader = ServerResponse.prototype.getHeader;
@@ -58,14 +50,17 @@ function direct(res: Outgoing): boolean {
  * throws node's own error).
  */
 function writableStore(res: Outgoing): Store | undefined {
-  if (!direct(res) || res._header) return undefined;
-  const slot = res as unknown as Record<symbol, Store | null>;
-  return slot[kOutHeaders!] ?? (slot[kOutHeaders!] = new HeaderStore());
+  if (!direct(res) || headerBlockOf(res as ServerResponse) !== null) return undefined;
+  const store = outHeadersOf(res as ServerResponse);
+  if (store) return store;
+  const made = new HeaderStore();
+  setOutHeaders(res as ServerResponse, made);
+  return made;
 }
 
 /** The store to read from; null when there is none yet, undefined when getHeader must be used. */
 function readableStore(res: Outgoing): Store | null | undefined {
-  return direct(res) ? (res as unknown as Record<symbol, Store | null>)[kOutHeaders!] : undefined;
+  return direct(res) ? outHeadersOf(res as ServerResponse) : undefined;
 }
 
 /**
@@ -113,10 +108,10 @@ export function removeHeader(res: Outgoing, name: string): void {
 /** Replaces the store with a copy lacking `key`, when there is one to copy and the head is not sent. */
 function dropFromStore(res: Outgoing, key: string): void {
   const store = readableStore(res);
-  if (store === undefined || store === null || res._header || store[key] === undefined) return;
+  if (store === undefined || store === null || headerBlockOf(res as ServerResponse) !== null || store[key] === undefined) return;
   const kept = new HeaderStore();
   for (const other in store) if (other !== key) kept[other] = store[other];
-  (res as unknown as Record<symbol, Store>)[kOutHeaders!] = kept;
+  setOutHeaders(res as ServerResponse, kept);
 }
 
 /** `res.setHeader(name, value)` on a response that is not node:http's own (`key` is `name` lower-cased). */

@@ -11,10 +11,10 @@
 //   They are dropped here, silently, in every way a header gets in.
 // - HTTP/2 has no reason phrase: node warns when one is set or passed to
 //   writeHead. It is left out, without a warning (final handlers set it).
-import { EventEmitter } from 'node:events';
 import { Http2ServerResponse, type OutgoingHttpHeaders } from 'node:http2';
 import { useHttp2RemoveHeader, useHttp2Store } from './header-store';
 import { fastRecordType } from '../fast-properties';
+import { http2HeadersOf, kHttp2Headers, setHttp2Headers } from '../node-internals';
 
 type HeaderValue = number | string | readonly string[];
 type HeaderList = readonly (string | readonly string[])[];
@@ -87,15 +87,6 @@ export function http2ResponseMembers(proto: Http2ServerResponse): PropertyDescri
 
 type Http2Store = Record<string, number | string | string[] | undefined>;
 
-/** node's own slot for an HTTP/2 response's headers, found on a throwaway response (as header-store.ts does for HTTP/1.1). */
-const kHeaders: symbol | undefined = (() => {
-  const probe = new Http2ServerResponse(new EventEmitter() as never);
-  const sym = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'headers');
-  if (sym === undefined) return undefined;
-  probe.setHeader('X-Probe', '1');
-  return (probe as unknown as Record<symbol, Http2Store>)[sym]?.['x-probe'] === '1' ? sym : undefined;
-})();
-
 /**
  * A header object V8 keeps in fast mode (as header-store.ts's for HTTP/1.1).
  * node's own is a dictionary: every header stored into it, and node's for-in
@@ -110,7 +101,7 @@ const Http2HeaderStore = fastRecordType<Http2Store>();
  * which an adopted server constructs; other responses keep node's object.
  */
 export function useFastHeaders(res: Http2ServerResponse): void {
-  if (kHeaders !== undefined) (res as unknown as Record<symbol, Http2Store>)[kHeaders] = new Http2HeaderStore();
+  setHttp2Headers(res, new Http2HeaderStore());
 }
 
 /**
@@ -123,11 +114,11 @@ export function installHttp2Response(layer: object): void {
   Object.defineProperties(layer, http2ResponseMembers(proto));
   // trestle's removeHeader (mirrored from the HTTP/1.1 chain) hands HTTP/2 responses to this.
   useHttp2RemoveHeader(proto.removeHeader);
-  if (kHeaders === undefined) return;
+  if (kHttp2Headers === undefined) return;
   const setHeader = (layer as Http2ServerResponse).setHeader;
   const getHeader = proto.getHeader;
   useHttp2Store((res) => {
-    const r = res as unknown as Http2ServerResponse & Record<symbol, Http2Store>;
-    return r.setHeader === setHeader && r.getHeader === getHeader && !r.headersSent ? r[kHeaders] : undefined;
+    const r = res as Http2ServerResponse;
+    return r.setHeader === setHeader && r.getHeader === getHeader && !r.headersSent ? http2HeadersOf(r) : undefined;
   });
 }
