@@ -99,7 +99,17 @@ function publishCall<T>(channel: StandIn['handle'], ctx: HandleContext, call: ()
   });
 }
 
-/** What trestle reads of Sentry's globals: its orchestrion marker, and its client's event hook. */
+/**
+ * What trestle reads of Sentry's globals: its orchestrion marker, and its
+ * client's event hook. Another package's state, read because no other way
+ * exists: Sentry's public `getClient()` lives in `@sentry/core`, which
+ * trestle does not depend on and cannot resolve for sure (the app may
+ * bundle it, or hold several copies); the versioned carrier on
+ * `globalThis.__SENTRY__` is what every copy of `@sentry/core` itself reads
+ * to find the client, so it is the one place all of them agree on. Read
+ * only, when an app is made, and only once Sentry marked its injection set
+ * up; sentry11.test.ts checks it against the real Sentry 11 on every Node.
+ */
 interface SentryGlobals {
   __SENTRY_ORCHESTRION__?: object;
   __SENTRY__?: { version?: string } & Record<string, { defaultCurrentScope?: { getClient?(): { emit?(hook: string, ...args: unknown[]): void } | undefined } } | string | undefined>;
