@@ -59,21 +59,29 @@ export function setOutHeaders(res: OutgoingMessage, store: OutHeaders): void {
 
 type Http2Headers = Record<string, HeaderValue | undefined>;
 
-/** An HTTP/2 compatibility response's own header object (response/http2.ts gives it a fast-mode one). */
-export const kHttp2Headers: symbol | undefined = (() => {
+/**
+ * An HTTP/2 compatibility response's own header object (response/http2.ts
+ * gives it a fast-mode one). Found on first use, not at load: this module
+ * loads on Workers, whose node:http2 throws when Http2ServerResponse is read.
+ */
+let http2HeadersSymbol: symbol | undefined | null = null;
+export function kHttp2Headers(): symbol | undefined {
+  if (http2HeadersSymbol !== null) return http2HeadersSymbol;
   const probe = new Http2ServerResponse(new EventEmitter() as never);
   const sym = symbolOf(probe, 'headers');
-  if (sym === undefined) return undefined;
-  probe.setHeader('X-Probe', '1');
-  return (slots(probe)[sym] as Http2Headers | undefined)?.['x-probe'] === '1' ? sym : undefined;
-})();
+  if (sym !== undefined) probe.setHeader('X-Probe', '1');
+  http2HeadersSymbol = sym !== undefined && (slots(probe)[sym] as Http2Headers | undefined)?.['x-probe'] === '1' ? sym : undefined;
+  return http2HeadersSymbol;
+}
 
 export function http2HeadersOf(res: Http2ServerResponse): Http2Headers | undefined {
-  return kHttp2Headers === undefined ? undefined : (slots(res)[kHttp2Headers] as Http2Headers | undefined);
+  const sym = kHttp2Headers();
+  return sym === undefined ? undefined : (slots(res)[sym] as Http2Headers | undefined);
 }
 
 export function setHttp2Headers(res: Http2ServerResponse, headers: Http2Headers): void {
-  if (kHttp2Headers !== undefined) slots(res)[kHttp2Headers] = headers;
+  const sym = kHttp2Headers();
+  if (sym !== undefined) slots(res)[sym] = headers;
 }
 
 /**

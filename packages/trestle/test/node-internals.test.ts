@@ -147,7 +147,7 @@ test("the server's IncomingMessage and ServerResponse slots: replaced classes ar
 });
 
 test("HTTP/2: a response's 'headers' slot, the session's 'state' streams, the server's 'options'", async () => {
-  assert.ok(kHttp2Headers, "node's Http2ServerResponse has no symbol described 'headers'");
+  assert.ok(kHttp2Headers(), "node's Http2ServerResponse has no symbol described 'headers'");
   const server = http2.createServer({ maxSessionMemory: 7 });
   assert.equal(http2ServerOptions(server)?.maxSessionMemory, 7, "the HTTP/2 server's slot described 'options' does not hold its options");
   const seen: Record<string, unknown> = {};

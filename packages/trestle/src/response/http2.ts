@@ -114,7 +114,7 @@ export function installHttp2Response(layer: object): void {
   Object.defineProperties(layer, http2ResponseMembers(proto));
   // trestle's removeHeader (mirrored from the HTTP/1.1 chain) hands HTTP/2 responses to this.
   useHttp2RemoveHeader(proto.removeHeader);
-  if (kHttp2Headers === undefined) return;
+  if (kHttp2Headers() === undefined) return;
   const setHeader = (layer as Http2ServerResponse).setHeader;
   const getHeader = proto.getHeader;
   useHttp2Store((res) => {
