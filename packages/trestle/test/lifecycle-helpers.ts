@@ -12,6 +12,19 @@ export const entries = [
   ['trestle/legacy', trestleLegacy as unknown as typeof trestle],
 ] as const;
 
+/**
+ * `promise`, or a failure naming what did not happen once `ms` have passed:
+ * every wait of the lifecycle tests goes through it, so none hangs until the
+ * runner's file deadline ("no abort of req.signal within 2000 ms").
+ */
+export function within<T>(promise: Promise<T>, what: string, ms = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
 /** A promise with its resolver, for a handler to wait on or to say it was reached. */
 export function latch<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;
@@ -23,8 +36,8 @@ export interface RawConnection {
   socket: net.Socket;
   /** Everything received so far. */
   received(): string;
-  /** Resolves once the received bytes contain `text`. */
-  waitFor(text: string): Promise<string>;
+  /** Resolves once the received bytes contain `text`; fails naming it after `ms` (5 s). */
+  waitFor(text: string, ms?: number): Promise<string>;
   /** Resolves with everything received once the server has closed the connection. */
   closed: Promise<string>;
 }
@@ -50,7 +63,7 @@ export function connectRaw(port: number): Promise<RawConnection> {
       resolve({
         socket,
         received: () => data,
-        waitFor: (text) => (data.includes(text) ? Promise.resolve(data) : new Promise((done) => waiters.push({ text, done }))),
+        waitFor: (text, ms) => within(data.includes(text) ? Promise.resolve(data) : new Promise((done) => waiters.push({ text, done })), `${JSON.stringify(text)} from the server`, ms),
         closed,
       }),
     );
