@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { rawRequest, serve } from './helpers';
 import { until } from './http2-helpers';
-import { entries } from './lifecycle-helpers';
+import { entries, within } from './lifecycle-helpers';
 import { startChild } from './soak/child';
 import type { DeadlineFigures } from './soak/deadlines';
 
@@ -89,7 +89,7 @@ for (const [name, trestle] of entries) {
       const logged: unknown[] = [];
       const consoleError = console.error;
       console.error = (...args: unknown[]) => void logged.push(args);
-      const answers = await Promise.all(Array.from({ length: LOAD }, () => rawRequest(served.port, 'GET', '/proxy')));
+      const answers = await within(Promise.all(Array.from({ length: LOAD }, () => rawRequest(served.port, 'GET', '/proxy'))), `answers to the ${LOAD} requests (each past its deadline)`, 10_000);
       assert.deepEqual(
         answers.map((a) => a.status),
         Array.from({ length: LOAD }, () => 503),

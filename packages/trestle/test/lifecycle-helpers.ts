@@ -1,10 +1,13 @@
 // Shared by the lifecycle tests: the three entries, a raw HTTP/1.1 connection
 // whose bytes the test writes itself (partial heads, keep-alive), and a latch
 // a handler waits on.
+import type * as http from 'node:http';
 import * as net from 'node:net';
+import { afterEach } from 'node:test';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
+import { type RawResponse, rawRequest } from './helpers';
 
 export const entries = [
   ['trestle', trestle],
@@ -86,4 +89,26 @@ export function heads(raw: string): Array<{ status: number; headers: Record<stri
       }
       return { status: Number(statusLine!.split(' ')[0]), headers };
     });
+}
+
+/** helpers.ts's rawRequest, failing after `ms` (5 s) with the request named: "no answer to GET /never within 5000 ms". */
+export function answerTo(port: number, method: string, path: string, headers: http.OutgoingHttpHeaders = {}, body?: string, ms = 5000): Promise<RawResponse> {
+  return within(rawRequest(port, method, path, headers, body), `answer to ${method} ${path}`, ms);
+}
+
+/**
+ * Call in a describe(): returns `kept`, which registers a served app to be
+ * closed after each test, passed or failed, so a failing test names its
+ * failure and the file still ends (no server left open for the runner's
+ * deadline to find).
+ */
+export function closedAfterEach(): <S extends { close(): Promise<void> }>(served: S) => S {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((served) => within(served.close(), 'close of a server after its test').catch(() => undefined)));
+  });
+  return (served) => {
+    open.push(served);
+    return served;
+  };
 }

@@ -5,8 +5,7 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { connect, h2Request, serveH2, tls, until } from './http2-helpers';
-import { rawRequest } from './helpers';
-import { connectRaw, entries, heads, latch, within } from './lifecycle-helpers';
+import { answerTo, connectRaw, entries, heads, latch, within } from './lifecycle-helpers';
 
 function portOf(server: { address(): unknown }): number {
   return (server.address() as AddressInfo).port;
@@ -200,12 +199,12 @@ for (const [name, trestle] of entries) {
       });
       const { server, port } = await listenApp(app);
       const keepAlive = { connection: 'keep-alive' };
-      const before = await rawRequest(port, 'GET', '/health', keepAlive);
+      const before = await answerTo(port, 'GET', '/health', keepAlive);
       assert.deepEqual([before.status, before.headers.connection], [200, 'keep-alive']);
       const shutdown = app.shutdown({ readinessDelay: '1500ms' });
-      const health = await rawRequest(port, 'GET', '/health', keepAlive);
+      const health = await answerTo(port, 'GET', '/health', keepAlive);
       assert.deepEqual([health.status, health.body, health.headers.connection], [503, 'draining', 'close']);
-      const fast = await rawRequest(port, 'GET', '/fast');
+      const fast = await answerTo(port, 'GET', '/fast');
       assert.deepEqual([fast.status, fast.body], [200, 'fast']);
       const report = await reported(shutdown);
       // The delay, then nothing left open: no idle grace to wait for.
