@@ -140,7 +140,9 @@ function stopListening(server: WatchedServer, idleGrace: number, done: () => voi
  * timeout.
  */
 function closeIdle(server: WatchedServer, state: ServerState, tally: ServerTally): void {
-  for (const socket of http1Sockets(server, state)) {
+  // An HTTP/2 server's sockets carry sessions, closed and counted by closeSession().
+  const http1 = typeof server.closeIdleConnections === 'function';
+  for (const socket of http1 ? http1Sockets(server, state) : []) {
     if (!socket.destroyed && socket.bytesRead === 0 && inFlightResponse(socket) === undefined) {
       socket.destroy();
       tally.closedBeforeRequest += 1;
