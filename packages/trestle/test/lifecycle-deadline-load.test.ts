@@ -96,12 +96,12 @@ for (const [name, trestle] of entries) {
       );
       // Every call that reached the upstream was aborted (one the deadline beat to the connection never reached it).
       assert.ok(upstream.counts.started > 0);
-      assert.ok(await until(() => upstream.counts.aborted === upstream.counts.started, 5000), JSON.stringify(upstream.counts));
+      assert.ok(await until(() => upstream.counts.aborted === upstream.counts.started, 5000), `not every upstream call was aborted by req.signal within 5 s: ${JSON.stringify(upstream.counts)}`);
       console.error = consoleError;
       assert.equal(logged.length, LOAD);
       assert.ok(logged.every((args) => String((args as unknown[])[0]).startsWith('ServiceUnavailableError: Response timeout')));
-      assert.ok(await until(() => handles() === before, 5000), `${handles()} != ${before}`);
-      await served.close();
+      assert.ok(await until(() => handles() === before, 5000), `the handles did not return to ${before} within 5 s: ${handles()}`);
+      await within(served.close(), 'close of the server');
       upstream.server.close();
     });
 

@@ -270,13 +270,13 @@ for (const [name, trestle] of entries) {
       const { server: plain } = await listenApp(app);
       const secure = https.createServer(tls, app);
       const securePort = await listening(secure as unknown as http.Server);
-      const body = await new Promise<string>((resolve, reject) => {
+      const body = await within(new Promise<string>((resolve, reject) => {
         https.get({ host: '127.0.0.1', port: securePort, path: '/fast', rejectUnauthorized: false, agent: false }, (res) => {
           let d = '';
           res.on('data', (c: Buffer) => (d += c));
           res.on('end', () => resolve(d));
         }).on('error', reject);
-      });
+      }), 'answer over HTTPS');
       assert.equal(body, 'fast');
       const report = await reported(app.shutdown());
       assert.equal(report.servers, 2);
@@ -310,7 +310,7 @@ for (const [name, trestle] of entries) {
       test(`HTTP/2 (${mode}): refuse during the readiness delay: a new stream gets 503 with Retry-After`, async () => {
         const { app } = slowApp();
         const served = await serveH2(app, mode);
-        assert.equal((await served.request('/fast')).status, 200);
+        assert.equal((await within(served.request('/fast'), 'answer before the shutdown')).status, 200);
         const shutdown = trestle.shutdown(served.server, { refuse: true, readinessDelay: '1s' });
         const session = connect(served.origin);
         session.on('error', () => undefined);
