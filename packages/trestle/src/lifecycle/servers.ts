@@ -4,7 +4,7 @@
 // made by `http.createServer(app)` or `http2.createServer(app)` is watched
 // when the app adopts it, on its first request). Tracking costs one listener
 // call per connection (two on a TLS server, whose TCP connections are kept
-// until their handshake is done, so a shutdown can close one that never
+// too while open, so a shutdown can close one that never
 // began it), never per request.
 import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
