@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { rawRequest, serve } from './helpers';
 import { until } from './http2-helpers';
-import { entries } from './lifecycle-helpers';
+import { entries, within } from './lifecycle-helpers';
 import { startChild } from './soak/child';
 import type { DeadlineFigures } from './soak/deadlines';
 
@@ -89,19 +89,19 @@ for (const [name, trestle] of entries) {
       const logged: unknown[] = [];
       const consoleError = console.error;
       console.error = (...args: unknown[]) => void logged.push(args);
-      const answers = await Promise.all(Array.from({ length: LOAD }, () => rawRequest(served.port, 'GET', '/proxy')));
+      const answers = await within(Promise.all(Array.from({ length: LOAD }, () => rawRequest(served.port, 'GET', '/proxy'))), `answers to the ${LOAD} requests (each past its deadline)`, 10_000);
       assert.deepEqual(
         answers.map((a) => a.status),
         Array.from({ length: LOAD }, () => 503),
       );
       // Every call that reached the upstream was aborted (one the deadline beat to the connection never reached it).
       assert.ok(upstream.counts.started > 0);
-      assert.ok(await until(() => upstream.counts.aborted === upstream.counts.started, 5000), JSON.stringify(upstream.counts));
+      assert.ok(await until(() => upstream.counts.aborted === upstream.counts.started, 5000), `not every upstream call was aborted by req.signal within 5 s: ${JSON.stringify(upstream.counts)}`);
       console.error = consoleError;
       assert.equal(logged.length, LOAD);
       assert.ok(logged.every((args) => String((args as unknown[])[0]).startsWith('ServiceUnavailableError: Response timeout')));
-      assert.ok(await until(() => handles() === before, 5000), `${handles()} != ${before}`);
-      await served.close();
+      assert.ok(await until(() => handles() === before, 5000), `the handles did not return to ${before} within 5 s: ${handles()}`);
+      await within(served.close(), 'close of the server');
       upstream.server.close();
     });
 

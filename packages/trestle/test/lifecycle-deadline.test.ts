@@ -3,12 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import logger from 'logline-http';
-import { rawRequest, serve } from './helpers';
+import { serve } from './helpers';
 import { serveH2 } from './http2-helpers';
-import { entries, latch } from './lifecycle-helpers';
+import { answerTo, closedAfterEach, entries, latch, within } from './lifecycle-helpers';
 
 for (const [name, trestle] of entries) {
   describe(`${name}: deadlines`, () => {
+    const kept = closedAfterEach();
     test('trestle.deadline(): a handler that outlives it gets a 503, req.signal a TimeoutError, and its late answer is dropped without error', async () => {
       const app = trestle();
       const lines: string[] = [];
@@ -36,16 +37,16 @@ for (const [name, trestle] of entries) {
         errors.push(err);
         res.status(err.status ?? 500).send(`deadline: ${err.message}`);
       });
-      const served = await serve(app);
-      const answer = await rawRequest(served.port, 'GET', '/slow');
+      const served = kept(await serve(app));
+      const answer = await answerTo(served.port, 'GET', '/slow');
       assert.deepEqual([answer.status, answer.body, answer.headers['x-late']], [503, 'deadline: Response timeout', undefined]);
-      assert.equal(await signalReason.promise, 'TimeoutError');
-      assert.equal(await late.promise, 'no error');
+      assert.equal(await within(signalReason.promise, 'abort of req.signal by the 30 ms deadline', 2000), 'TimeoutError');
+      assert.equal(await within(late.promise, "the handler's late answer after the signal's abort", 2000), 'no error');
       assert.deepEqual(
         errors.map((e) => [e.code, e.status, e.timeout]),
         [['TRESTLE_ERR_DEADLINE_EXCEEDED', 503, 30]],
       );
-      await served.close();
+      await within(served.close(), 'close of the server');
       assert.deepEqual(lines.map((l) => l.trim()), ['GET /slow 503']);
     });
 
@@ -56,10 +57,10 @@ for (const [name, trestle] of entries) {
       app.get('/fast', (_req, res) => {
         res.send('fast');
       });
-      const served = await serve(app);
-      assert.equal((await rawRequest(served.port, 'GET', '/never')).status, 503);
-      assert.equal((await rawRequest(served.port, 'GET', '/fast')).body, 'fast');
-      await served.close();
+      const served = kept(await serve(app));
+      assert.equal((await answerTo(served.port, 'GET', '/never')).status, 503);
+      assert.equal((await answerTo(served.port, 'GET', '/fast')).body, 'fast');
+      await within(served.close(), 'close of the server');
     });
 
     test("a route's deadline replaces the app's", async () => {
@@ -68,10 +69,10 @@ for (const [name, trestle] of entries) {
       app.get('/upload', trestle.deadline('10s'), (_req, res) => {
         setTimeout(() => res.send('took 100 ms'), 100);
       });
-      const served = await serve(app);
-      const answer = await rawRequest(served.port, 'GET', '/upload');
+      const served = kept(await serve(app));
+      const answer = await answerTo(served.port, 'GET', '/upload');
       assert.deepEqual([answer.status, answer.body], [200, 'took 100 ms']);
-      await served.close();
+      await within(served.close(), 'close of the server');
     });
 
     test('an answer streaming when the deadline passes runs to its end, req.signal unaborted', async () => {
@@ -84,10 +85,10 @@ for (const [name, trestle] of entries) {
           res.end('b');
         }, 100);
       });
-      const served = await serve(app);
-      const answer = await rawRequest(served.port, 'GET', '/stream');
-      assert.deepEqual([answer.status, answer.body, await aborted.promise], [200, 'ab', false]);
-      await served.close();
+      const served = kept(await serve(app));
+      const answer = await answerTo(served.port, 'GET', '/stream');
+      assert.deepEqual([answer.status, answer.body, await within(aborted.promise, 'end of the streaming handler')], [200, 'ab', false]);
+      await within(served.close(), 'close of the server');
     });
 
     test('cutStreaming: the streaming answer is cut, req.signal aborts with a TimeoutError', async () => {
@@ -97,23 +98,23 @@ for (const [name, trestle] of entries) {
         req.signal.addEventListener('abort', () => reason.resolve((req.signal.reason as DOMException).name));
         res.write('a');
       });
-      const served = await serve(app);
-      const failure = await rawRequest(served.port, 'GET', '/stream').then(
+      const served = kept(await serve(app));
+      const failure = await answerTo(served.port, 'GET', '/stream').then(
         () => 'answered',
         (err: NodeJS.ErrnoException) => err.code,
       );
       assert.equal(failure, 'ECONNRESET');
-      assert.equal(await reason.promise, 'TimeoutError');
-      await served.close();
+      assert.equal(await within(reason.promise, 'abort of req.signal by the 20 ms deadline (cutStreaming)', 2000), 'TimeoutError');
+      await within(served.close(), 'close of the server');
     });
 
     test('HTTP/2: a deadline answers 503', async () => {
       const app = trestle();
       app.get('/never', trestle.deadline('20ms'), () => undefined);
-      const served = await serveH2(app, 'h2c');
-      const answer = await served.request('/never');
+      const served = kept(await serveH2(app, 'h2c'));
+      const answer = await within(served.request('/never'), 'answer to GET /never over HTTP/2 (its 20 ms deadline)');
       assert.equal(answer.status, 503);
-      await served.close();
+      await within(served.close(), 'close of the server');
     });
   });
 }

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { rawRequest } from './helpers';
-import { connectRaw, entries, heads } from './lifecycle-helpers';
+import { answerTo, connectRaw, entries, heads, within } from './lifecycle-helpers';
 
 async function listenApp(app: { listen(port: number, host: string): http.Server }): Promise<{ server: http.Server; port: number }> {
   const server = app.listen(0, '127.0.0.1');
@@ -20,7 +19,7 @@ async function manyHeaders(port: number): Promise<[number, string]> {
   const conn = await connectRaw(port);
   const lines = Array.from({ length: 250 }, (_, i) => `X-H${i}: 1\r\n`).join('');
   conn.socket.write(`GET /count HTTP/1.1\r\nHost: localhost\r\n${lines}Connection: close\r\n\r\n`);
-  const raw = await conn.closed;
+  const raw = await within(conn.closed, 'close of the connection after the answer');
   return [heads(raw)[0]!.status, raw.slice(raw.indexOf('\r\n\r\n') + 4)];
 }
 
@@ -48,7 +47,7 @@ for (const [name, trestle] of entries) {
 
     test('app.listen(): keep-alive for 65 s (Keep-Alive: timeout=65), the timeouts and caps set', async () => {
       const { server, port } = await listenApp(app());
-      const answer = await rawRequest(port, 'GET', '/count', keepAlive);
+      const answer = await answerTo(port, 'GET', '/count', keepAlive);
       assert.equal(answer.headers['keep-alive'], 'timeout=65');
       assert.deepEqual(
         [server.keepAliveTimeout, server.headersTimeout, server.requestTimeout, server.maxHeadersCount],
@@ -60,7 +59,7 @@ for (const [name, trestle] of entries) {
     test('a head over 16 KiB gets 431; more than 200 headers are capped as node caps them', async () => {
       const { server, port } = await listenApp(app());
       try {
-        const big = await rawRequest(port, 'GET', '/count', { 'x-big': 'a'.repeat(17_000) });
+        const big = await answerTo(port, 'GET', '/count', { 'x-big': 'a'.repeat(17_000) });
         assert.equal(big.status, 431);
         // Node 20 drops the headers past maxHeadersCount; Node 22 and later
         // refuse the request with 431. Either way trestle's server answers as
@@ -78,13 +77,13 @@ for (const [name, trestle] of entries) {
       const a = app();
       a.set('server limits', { keepAliveTimeout: 75_000, headersTimeout: 76_000 });
       const { server, port } = await listenApp(a);
-      assert.equal((await rawRequest(port, 'GET', '/count', keepAlive)).headers['keep-alive'], 'timeout=75');
+      assert.equal((await answerTo(port, 'GET', '/count', keepAlive)).headers['keep-alive'], 'timeout=75');
       assert.equal(server.maxHeadersCount, 200);
       server.close();
       const b = app();
       b.set('server limits', false);
       const plain = await listenApp(b);
-      assert.equal((await rawRequest(plain.port, 'GET', '/count', keepAlive)).headers['keep-alive'], 'timeout=5');
+      assert.equal((await answerTo(plain.port, 'GET', '/count', keepAlive)).headers['keep-alive'], 'timeout=5');
       plain.server.close();
     });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { startChild } from './lifecycle/child';
 import { runLoad } from './lifecycle/load';
-import { entries } from './lifecycle-helpers';
+import { entries, within } from './lifecycle-helpers';
 
 for (const [name] of entries) {
   describe(`${name}: logline over a shutdown`, () => {
@@ -17,9 +17,9 @@ for (const [name] of entries) {
       const dir = mkdtempSync(join(tmpdir(), 'trestle-lifecycle-'));
       try {
         const logFile = join(dir, 'access.log');
-        const c = await startChild(name, logFile);
+        const c = await within(startChild(name, logFile), 'child listening', 15_000);
         let signalled = false;
-        const load = await runLoad({
+        const load = await within(runLoad({
           port: c.port,
           total: 600,
           concurrency: 16,
@@ -29,8 +29,8 @@ for (const [name] of entries) {
               c.child.kill('SIGTERM');
             }
           },
-        });
-        assert.equal(await c.exited, 0);
+        }), 'end of the load (600 requests)', 30_000);
+        assert.equal(await within(c.exited, 'exit of the child after SIGTERM'), 0);
         const lines = readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
         assert.deepEqual(load.wrong, []);
         assert.ok(load.answered >= 150, `answered ${load.answered}`);

@@ -5,8 +5,7 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { connect, h2Request, serveH2, tls, until } from './http2-helpers';
-import { rawRequest } from './helpers';
-import { connectRaw, entries, heads, latch } from './lifecycle-helpers';
+import { answerTo, connectRaw, entries, heads, latch, within } from './lifecycle-helpers';
 
 function portOf(server: { address(): unknown }): number {
   return (server.address() as AddressInfo).port;
@@ -33,9 +32,18 @@ async function halfHead(server: http.Server, port: number) {
   server.once('connection', (socket: { bytesRead: number }) => (accepted = socket));
   const conn = await connectRaw(port);
   conn.socket.write('GET /fast HTTP/1.1\r\nHost: localhost\r\n');
-  assert.ok(await until(() => (accepted?.bytesRead ?? 0) > 0));
+  assert.ok(await until(() => (accepted?.bytesRead ?? 0) > 0), 'the server did not read the half head within 2 s');
   return conn;
 }
+
+/** The server closing `conn`, within `ms`. */
+const closedBy = (conn: { closed: Promise<string> }, ms = 5000) => within(conn.closed, 'close of the connection by the server', ms);
+
+/** A shutdown's report, within `ms`. */
+const reported = <T>(shutdown: Promise<T>, ms = 8000) => within(shutdown, 'shutdown report', ms);
+
+/** Every shutdown here has a 10 s timeout and nothing that should take it: it must end seconds before. */
+const FAR_BELOW_TIMEOUT = 5000;
 
 const GET = 'GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n';
 
@@ -57,27 +65,45 @@ for (const [name, trestle] of entries) {
       return { app, entered, release };
     }
 
-    test('an idle kept-alive connection is closed at once; the report counts nothing in flight', async () => {
+    test('an idle kept-alive connection is closed when the idle grace (1 s) ends, not at the timeout; the report counts it as idle', async () => {
       const { app } = slowApp();
       const { server, port } = await listenApp(app);
       const conn = await connectRaw(port);
       conn.socket.write('GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n');
       await conn.waitFor('fast');
-      const report = await trestle.shutdown(server, { timeout: 10_000 });
-      await conn.closed;
+      const report = await reported(trestle.shutdown(server, { timeout: 10_000 }));
+      await closedBy(conn);
       assert.equal(heads(conn.received())[0]!.headers.connection, 'keep-alive');
-      assert.deepEqual({ ...report, durationMs: 0 }, { servers: 1, inFlight: 0, cut: 0, hookErrors: [], durationMs: 0 });
+      assert.deepEqual(
+        { ...report, durationMs: 0 },
+        { servers: 1, inFlight: 0, cut: 0, answered: 0, closedIdle: 1, closedBeforeRequest: 0, hookErrors: [], durationMs: 0 },
+      );
+      assert.ok(report.durationMs >= 900 && report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms (the grace is 1 s, the timeout 10 s)`);
       assert.equal(server.listening, false);
     });
 
-    test('a server made with http.createServer(app) that has served nothing yet: its idle connection is closed and the shutdown resolves', async () => {
+    test('idleGrace: 0 closes an idle kept-alive connection at once', async () => {
+      const { app } = slowApp();
+      const { server, port } = await listenApp(app);
+      const conn = await connectRaw(port);
+      conn.socket.write('GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await conn.waitFor('fast');
+      const report = await reported(trestle.shutdown(server, { timeout: 10_000, idleGrace: 0 }));
+      await closedBy(conn);
+      assert.deepEqual([report.closedIdle, report.closedBeforeRequest, report.cut], [1, 0, 0]);
+      assert.ok(report.durationMs < 800, `took ${report.durationMs} ms with idleGrace 0`);
+    });
+
+    test('a server made with http.createServer(app) that has served nothing yet: a connection that never sent a request is closed after the grace, and counted so', async () => {
       const { app } = slowApp();
       const server = http.createServer(app);
       const port = await listening(server);
       const conn = await connectRaw(port);
-      const report = await trestle.shutdown(server, { timeout: 10_000 });
-      await conn.closed;
-      assert.deepEqual([report.servers, report.inFlight, report.cut], [1, 0, 0]);
+      const report = await reported(trestle.shutdown(server, { timeout: 10_000 }));
+      await closedBy(conn);
+      assert.equal(conn.received(), '');
+      assert.deepEqual([report.servers, report.inFlight, report.cut, report.closedIdle, report.closedBeforeRequest], [1, 0, 0, 0, 1]);
+      assert.ok(report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms: the timeout (10 s) was waited for`);
       assert.equal(server.listening, false);
     });
 
@@ -86,18 +112,19 @@ for (const [name, trestle] of entries) {
       const { server, port } = await listenApp(app);
       const conn = await connectRaw(port);
       conn.socket.write(GET);
-      await entered.promise;
+      await within(entered.promise, 'request reaching /slow');
       const shutdown = app.shutdown({ timeout: 10_000 });
       assert.equal(app.shuttingDown, true);
       release.resolve();
-      const raw = await conn.closed;
+      const raw = await closedBy(conn);
       const [head] = heads(raw);
       assert.equal(head!.status, 200);
       assert.equal(head!.headers.connection, 'close');
       assert.match(raw, /done$/);
-      const report = await shutdown;
-      assert.equal(report.inFlight, 1);
-      assert.equal(report.cut, 0);
+      const report = await reported(shutdown);
+      assert.deepEqual([report.inFlight, report.answered, report.cut, report.closedIdle], [1, 1, 0, 0]);
+      // Its connection closed with its answer: nothing waited for the idle grace.
+      assert.ok(report.durationMs < 900, `took ${report.durationMs} ms`);
     });
 
     test('an answer already streaming (head sent with keep-alive) runs to its end, then its connection is closed', async () => {
@@ -114,10 +141,13 @@ for (const [name, trestle] of entries) {
       await conn.waitFor('\r\na\r\n');
       const shutdown = trestle.shutdown(server);
       release.resolve();
-      const raw = await conn.closed;
+      const raw = await closedBy(conn);
       assert.equal(heads(raw)[0]!.headers.connection, 'keep-alive');
       assert.match(raw, /\r\nb\r\n0\r\n\r\n$/);
-      assert.deepEqual([(await shutdown).inFlight, (await shutdown).cut], [1, 0]);
+      const report = await reported(shutdown);
+      // Kept alive, it is idle once its answer is out: closed at the end of the grace, as idle.
+      assert.deepEqual([report.inFlight, report.answered, report.cut, report.closedIdle], [1, 1, 0, 1]);
+      assert.ok(report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms`);
     });
 
     test('a request that arrives during the shutdown on an open connection is served with Connection: close', async () => {
@@ -127,17 +157,19 @@ for (const [name, trestle] of entries) {
       // A first request makes the app adopt (and watch) the server.
       const first = await connectRaw(port);
       first.socket.write(GET);
-      await entered.promise;
+      await within(entered.promise, 'request reaching /slow');
       const late = await halfHead(server, port);
       const shutdown = trestle.shutdown(server);
       late.socket.write('\r\n');
-      const raw = await late.closed;
+      const raw = await closedBy(late);
       assert.equal(heads(raw)[0]!.status, 200);
       assert.equal(heads(raw)[0]!.headers.connection, 'close');
       assert.match(raw, /fast$/);
       release.resolve();
-      await first.closed;
-      assert.equal((await shutdown).cut, 0);
+      await closedBy(first);
+      const report = await reported(shutdown);
+      assert.deepEqual([report.cut, report.inFlight, report.answered], [0, 1, 2]);
+      assert.ok(report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms`);
     });
 
     test('refuse: a request arriving during the shutdown gets 503 with Retry-After', async () => {
@@ -145,18 +177,19 @@ for (const [name, trestle] of entries) {
       const { server, port } = await listenApp(app);
       const first = await connectRaw(port);
       first.socket.write(GET);
-      await entered.promise;
+      await within(entered.promise, 'request reaching /slow');
       const late = await halfHead(server, port);
       const shutdown = trestle.shutdown(server, { refuse: true, retryAfter: 7 });
       late.socket.write('\r\n');
-      const [head] = heads(await late.closed);
+      const [head] = heads(await closedBy(late));
       assert.equal(head!.status, 503);
       assert.equal(head!.headers['retry-after'], '7');
       assert.equal(head!.headers.connection, 'close');
       release.resolve();
-      const [slow] = heads(await first.closed);
+      const [slow] = heads(await closedBy(first));
       assert.equal(slow!.status, 200);
-      await shutdown;
+      const report = await reported(shutdown);
+      assert.ok(report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms`);
     });
 
     test('readiness: from the start of the shutdown the health route answers 503; during readinessDelay new connections are still served', async () => {
@@ -166,14 +199,17 @@ for (const [name, trestle] of entries) {
       });
       const { server, port } = await listenApp(app);
       const keepAlive = { connection: 'keep-alive' };
-      const before = await rawRequest(port, 'GET', '/health', keepAlive);
+      const before = await answerTo(port, 'GET', '/health', keepAlive);
       assert.deepEqual([before.status, before.headers.connection], [200, 'keep-alive']);
       const shutdown = app.shutdown({ readinessDelay: '1500ms' });
-      const health = await rawRequest(port, 'GET', '/health', keepAlive);
+      const health = await answerTo(port, 'GET', '/health', keepAlive);
       assert.deepEqual([health.status, health.body, health.headers.connection], [503, 'draining', 'close']);
-      const fast = await rawRequest(port, 'GET', '/fast');
+      const fast = await answerTo(port, 'GET', '/fast');
       assert.deepEqual([fast.status, fast.body], [200, 'fast']);
-      await shutdown;
+      const report = await reported(shutdown);
+      // The delay, then nothing left open: no idle grace to wait for.
+      assert.ok(report.durationMs >= 1400 && report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms (readinessDelay 1.5 s)`);
+      assert.equal(report.answered, 2);
       assert.equal(server.listening, false);
     });
 
@@ -182,8 +218,9 @@ for (const [name, trestle] of entries) {
       const sub = trestle();
       app.use('/sub', sub);
       assert.equal(sub.shuttingDown, false);
-      await app.shutdown();
+      const report = await reported(app.shutdown());
       assert.equal(sub.shuttingDown, true);
+      assert.ok(report.durationMs < 500, `took ${report.durationMs} ms with no server`);
     });
 
     test('after the timeout, what is left is cut and counted; then the hooks run, in order, errors collected', async () => {
@@ -199,8 +236,8 @@ for (const [name, trestle] of entries) {
       const { server, port } = await listenApp(app);
       const conn = await connectRaw(port);
       conn.socket.write('GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n');
-      await entered.promise;
-      const report = await trestle.shutdown(server, {
+      await within(entered.promise, 'request reaching /never');
+      const report = await reported(trestle.shutdown(server, {
         timeout: '50ms',
         hooks: [
           async () => {
@@ -208,9 +245,11 @@ for (const [name, trestle] of entries) {
             order.push(`option, connections open: ${open}`);
           },
         ],
-      });
-      assert.equal(await conn.closed, '');
+      }));
+      assert.equal(await closedBy(conn), '');
+      assert.ok(report.durationMs >= 45 && report.durationMs < 2000, `took ${report.durationMs} ms with a 50 ms timeout`);
       assert.equal(report.cut, 1);
+      assert.equal(report.answered, 0);
       assert.equal(report.inFlight, 1);
       assert.deepEqual(report.hookErrors, [failure]);
       assert.deepEqual(order, ['app', 'option, connections open: 0']);
@@ -221,8 +260,9 @@ for (const [name, trestle] of entries) {
       let runs = 0;
       app.onShutdown(() => void (runs += 1));
       await listenApp(app);
-      const [first, second] = await Promise.all([app.shutdown(), trestle.shutdown(app)]);
+      const [first, second] = await reported(Promise.all([app.shutdown(), trestle.shutdown(app)]));
       assert.deepEqual([first.servers, second.servers, runs], [1, 1, 1]);
+      assert.ok(first.durationMs < FAR_BELOW_TIMEOUT && second.durationMs < FAR_BELOW_TIMEOUT, `took ${first.durationMs} / ${second.durationMs} ms`);
     });
 
     test('several servers at once: app.listen() and an https server of the same app', async () => {
@@ -230,16 +270,17 @@ for (const [name, trestle] of entries) {
       const { server: plain } = await listenApp(app);
       const secure = https.createServer(tls, app);
       const securePort = await listening(secure as unknown as http.Server);
-      const body = await new Promise<string>((resolve, reject) => {
+      const body = await within(new Promise<string>((resolve, reject) => {
         https.get({ host: '127.0.0.1', port: securePort, path: '/fast', rejectUnauthorized: false, agent: false }, (res) => {
           let d = '';
           res.on('data', (c: Buffer) => (d += c));
           res.on('end', () => resolve(d));
         }).on('error', reject);
-      });
+      }), 'answer over HTTPS');
       assert.equal(body, 'fast');
-      const report = await app.shutdown();
+      const report = await reported(app.shutdown());
       assert.equal(report.servers, 2);
+      assert.ok(report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms`);
       assert.equal(plain.listening, false);
       assert.equal(secure.listening, false);
     });
@@ -252,30 +293,33 @@ for (const [name, trestle] of entries) {
         session.on('error', () => undefined);
         const goaway = new Promise((r) => session.once('goaway', r));
         const answer = h2Request(session, '/slow');
-        await entered.promise;
+        await within(entered.promise, 'request reaching /slow');
         const shutdown = trestle.shutdown(served.server);
-        await goaway;
+        await within(goaway, 'GOAWAY');
         release.resolve();
-        const res = await answer;
+        const res = await within(answer, 'answer to the stream in flight');
         assert.equal(res.status, 200);
         assert.equal(res.text, 'done');
-        const report = await shutdown;
-        assert.deepEqual([report.inFlight, report.cut], [1, 0]);
+        const report = await reported(shutdown);
+        assert.deepEqual([report.inFlight, report.answered, report.cut], [1, 1, 0]);
+        // The session closes with its last stream: no grace, no timeout.
+        assert.ok(report.durationMs < 900, `took ${report.durationMs} ms`);
         session.destroy();
       });
 
       test(`HTTP/2 (${mode}): refuse during the readiness delay: a new stream gets 503 with Retry-After`, async () => {
         const { app } = slowApp();
         const served = await serveH2(app, mode);
-        assert.equal((await served.request('/fast')).status, 200);
+        assert.equal((await within(served.request('/fast'), 'answer before the shutdown')).status, 200);
         const shutdown = trestle.shutdown(served.server, { refuse: true, readinessDelay: '1s' });
         const session = connect(served.origin);
         session.on('error', () => undefined);
-        const refused = await h2Request(session, '/fast');
+        const refused = await within(h2Request(session, '/fast'), 'answer during the readiness delay');
         assert.deepEqual([refused.status, refused.headers['retry-after']], [503, '5']);
         session.destroy();
-        await served.close();
-        await shutdown;
+        await within(served.close(), 'close of the server');
+        const report = await reported(shutdown);
+        assert.ok(report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms`);
       });
     }
   });

@@ -3,7 +3,9 @@
 // from the moment trestle first sees it (app.listen() creates it; a server
 // made by `http.createServer(app)` or `http2.createServer(app)` is watched
 // when the app adopts it, on its first request). Tracking costs one listener
-// call per connection, never per request.
+// call per connection (two on a TLS server, whose TCP connections are kept
+// too while open, so a shutdown can close one that never
+// began it), never per request.
 import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { addOwnProperty } from '../fast-properties';
@@ -44,8 +46,18 @@ export interface ServerState {
   /** Sockets carrying HTTP/1 (for https: the TLS sockets, which hold the response in flight). */
   sockets: Set<Socket>;
   sessions: Set<Session>;
+  /** A TLS server's TCP connections, open until closed: one that never finishes its handshake never becomes a socket above. */
+  raw: Set<Socket>;
   /** The shutdown of this server once begun. */
-  shutdown?: Promise<number>;
+  shutdown?: Promise<ServerTally>;
+}
+
+/** What the shutdown of one server did (the report adds them up). */
+export interface ServerTally {
+  cut: number;
+  answered: number;
+  closedIdle: number;
+  closedBeforeRequest: number;
 }
 
 export const kServerState = Symbol('trestle.lifecycle.server');
@@ -70,7 +82,7 @@ export function appLifecycle(app: LifecycleApp): AppLifecycle {
 export function watchServer(server: WatchedServer, app?: LifecycleApp, socket?: Socket): ServerState {
   let state = server[kServerState];
   if (state === undefined) {
-    state = { apps: new Set(), sockets: new Set(), sessions: new Set() };
+    state = { apps: new Set(), sockets: new Set(), sessions: new Set(), raw: new Set() };
     server[kServerState] = state;
     track(server, state);
   }
@@ -81,7 +93,7 @@ export function watchServer(server: WatchedServer, app?: LifecycleApp, socket?: 
     // A closed server is let go (tests and tools make many short-lived servers for one app).
     server.once('close', () => servers.delete(server));
   }
-  if (socket !== undefined) addSocket(state, socket);
+  if (socket !== undefined) addSocket(state.sockets, socket);
   return state;
 }
 
@@ -92,14 +104,15 @@ export function serverState(server: WatchedServer): ServerState | undefined {
 function track(server: WatchedServer, state: ServerState): void {
   // A TLS server's HTTP/1 requests run on the TLS socket it emits after the handshake.
   const tls = typeof (server as { addContext?: unknown }).addContext === 'function';
-  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => addSocket(state, socket));
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => addSocket(state.sockets, socket));
+  if (tls) server.on('connection', (socket: Socket) => addSocket(state.raw, socket));
   server.on('session', (session: Session) => addSession(state, session));
 }
 
-function addSocket(state: ServerState, socket: Socket): void {
-  if (state.sockets.has(socket) || socket.destroyed) return;
-  state.sockets.add(socket);
-  socket.once('close', () => state.sockets.delete(socket));
+function addSocket(sockets: Set<Socket>, socket: Socket): void {
+  if (sockets.has(socket) || socket.destroyed) return;
+  sockets.add(socket);
+  socket.once('close', () => sockets.delete(socket));
 }
 
 export function addSession(state: ServerState, session: Session): void {

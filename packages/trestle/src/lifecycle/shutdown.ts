@@ -4,10 +4,11 @@
 // HTTP/2: GOAWAY), end what is left when the timeout passes, then run the
 // apps' shutdown hooks and report. Nothing here runs before a shutdown.
 import type { ServerResponse } from 'node:http';
+import * as net from 'node:net';
 import type { Socket } from 'node:net';
 import type { ShutdownOptions, ShutdownReport } from '../types/lifecycle';
 import { toMilliseconds } from './duration';
-import { appLifecycle, type LifecycleApp, type ServerState, type Session, serverState, watchServer, type WatchedServer } from './servers';
+import { appLifecycle, type LifecycleApp, type ServerState, type ServerTally, type Session, serverState, watchServer, type WatchedServer } from './servers';
 
 /** A server, an app (its servers: app.listen()'s and those it adopted), or a list of them. */
 export type { ShutdownOptions, ShutdownReport };
@@ -16,26 +17,40 @@ export type ShutdownTarget = WatchedServer | LifecycleApp | ReadonlyArray<Watche
 
 const DEFAULT_TIMEOUT = 10_000;
 
+const DEFAULT_IDLE_GRACE = 1_000;
+
 export async function shutdown(target: ShutdownTarget, options: ShutdownOptions = {}): Promise<ShutdownReport> {
   const started = Date.now();
   const timeout = toMilliseconds(options.timeout ?? DEFAULT_TIMEOUT, 'timeout');
   const readinessDelay = toMilliseconds(options.readinessDelay ?? 0, 'readinessDelay');
+  const idleGrace = Math.min(timeout, toMilliseconds(options.idleGrace ?? DEFAULT_IDLE_GRACE, 'idleGrace'));
   const { servers, apps } = resolveTarget(target);
   for (const app of apps) appLifecycle(app).shuttingDown = true;
   let inFlight = 0;
-  const closing: Array<Promise<number>> = [];
+  const closing: Array<Promise<ServerTally>> = [];
   for (const server of servers) {
     const state = serverState(server) ?? watchServer(server);
     if (state.shutdown === undefined) {
-      inFlight += countInFlight(server, state);
-      gateRequests(server, options);
-      state.shutdown = delay(readinessDelay).then(() => closeServer(server, state, timeout));
+      const tally: ServerTally = { cut: 0, answered: 0, closedIdle: 0, closedBeforeRequest: 0 };
+      inFlight += countAnswered(server, state, tally);
+      gateRequests(server, options, tally);
+      state.shutdown = delay(readinessDelay).then(() => closeServer(server, state, tally, timeout, idleGrace));
     }
     closing.push(state.shutdown);
   }
-  const cut = (await Promise.all(closing)).reduce((a, b) => a + b, 0);
+  const tallies = await Promise.all(closing);
+  const sum = (key: keyof ServerTally) => tallies.reduce((total, tally) => total + tally[key], 0);
   const hookErrors = [...(await appHooks(apps)), ...(await runHooks(options.hooks ?? []))];
-  return { servers: servers.size, inFlight, cut, hookErrors, durationMs: Date.now() - started };
+  return {
+    servers: servers.size,
+    inFlight,
+    cut: sum('cut'),
+    answered: sum('answered'),
+    closedIdle: sum('closedIdle'),
+    closedBeforeRequest: sum('closedBeforeRequest'),
+    hookErrors,
+    durationMs: Date.now() - started,
+  };
 }
 
 function isServer(value: unknown): value is WatchedServer {
@@ -58,25 +73,103 @@ function resolveTarget(target: ShutdownTarget): { servers: Set<WatchedServer>; a
   return { servers, apps };
 }
 
-/** Resolves with the number of requests cut when the timeout passed (0 when all finished). */
-function closeServer(server: WatchedServer, state: ServerState, timeout: number): Promise<number> {
+/**
+ * Closes one server: it stops listening now; its connections with nothing in
+ * flight are closed after `idleGrace`; each answer in flight closes its
+ * connection once out; what is left when `timeout` passes is ended. Resolves
+ * with the tally once the last connection has closed.
+ */
+function closeServer(server: WatchedServer, state: ServerState, tally: ServerTally, timeout: number, idleGrace: number): Promise<ServerTally> {
   return new Promise((resolve) => {
-    let cut = 0;
+    let graceOver = false;
+    let closed = false;
+    let httpCloseDeferred = false;
+    const grace = setTimeout(() => {
+      graceOver = true;
+      closeIdle(server, state, tally);
+      // http's own close() now: what it adds to stopping listening (closing the idle, its timers) is due.
+      if (!closed && httpCloseDeferred) server.close();
+    }, idleGrace);
     const timer = setTimeout(() => {
-      cut = countInFlight(server, state);
-      endAll(server, state);
+      tally.cut = countInFlight(server, state);
+      endAll(server, state, tally);
     }, timeout);
     const done = () => {
+      closed = true;
+      clearTimeout(grace);
       clearTimeout(timer);
-      resolve(cut);
+      resolve(tally);
     };
-    if (server.listening) server.close(done);
+    if (idleGrace === 0) {
+      // No grace: the idle ones are closed (and counted) before the server's own close() would.
+      clearTimeout(grace);
+      graceOver = true;
+      closeIdle(server, state, tally);
+    }
+    if (server.listening) httpCloseDeferred = stopListening(server, idleGrace, done);
     else if ((server as { _connections?: number })._connections === 0) done();
     else server.once('close', done);
-    for (const socket of http1Sockets(server, state)) closeAfterAnswer(server, socket);
-    for (const session of state.sessions) session.close();
-    server.closeIdleConnections?.();
+    // HTTP/2 says it is closing (GOAWAY): a session with no stream open closes now, the others once their streams end.
+    for (const session of state.sessions) closeSession(session, tally);
+    for (const socket of http1Sockets(server, state)) closeAfterAnswer(server, socket, () => graceOver);
   });
+}
+
+/**
+ * Stops accepting connections. An HTTP/1 server's own `close()` also closes
+ * its idle kept-alive connections at once (node 19 and later): a proxy may be
+ * writing a request onto one at that instant (a 502). So during the grace
+ * only the listening socket is closed (net.Server's close, which http's
+ * calls), and http's close() runs when the grace ends (true returned).
+ */
+function stopListening(server: WatchedServer, idleGrace: number, done: () => void): boolean {
+  if (idleGrace > 0 && typeof server.closeIdleConnections === 'function' && server instanceof net.Server) {
+    net.Server.prototype.close.call(server, done);
+    return true;
+  }
+  server.close(done);
+  return false;
+}
+
+/**
+ * The grace is over: HTTP/1 connections with nothing in flight are closed.
+ * One that has received no byte never sent a request (a TCP or TLS
+ * preconnect); node's `closeIdleConnections()` leaves it open (it counts as
+ * waiting for its first head), so it is destroyed here. One that has
+ * received part of a head is waiting for the rest: left to finish or to the
+ * timeout.
+ */
+function closeIdle(server: WatchedServer, state: ServerState, tally: ServerTally): void {
+  // An HTTP/2 server's sockets carry sessions, closed and counted by closeSession().
+  const http1 = typeof server.closeIdleConnections === 'function';
+  for (const socket of http1 ? http1Sockets(server, state) : []) {
+    if (!socket.destroyed && socket.bytesRead === 0 && inFlightResponse(socket) === undefined) {
+      socket.destroy();
+      tally.closedBeforeRequest += 1;
+    }
+  }
+  // A TLS server's TCP connection that has received nothing has not begun its handshake.
+  for (const socket of state.raw) {
+    if (!socket.destroyed && socket.bytesRead === 0) {
+      socket.destroy();
+      tally.closedBeforeRequest += 1;
+    }
+  }
+  const open = [...http1Sockets(server, state)].filter((socket) => !socket.destroyed);
+  server.closeIdleConnections?.();
+  // node destroys each idle connection synchronously: the ones now destroyed are those it closed.
+  tally.closedIdle += open.filter((socket) => socket.destroyed).length;
+}
+
+/** GOAWAY to an HTTP/2 session; counted by what it had done when it closes. */
+function closeSession(session: Session, tally: ServerTally): void {
+  const open = openStreams(session);
+  session.close();
+  if (open > 0) return;
+  // A session that never received a stream's frames (its last processed stream id is 0) never sent a request.
+  const { lastProcStreamID } = (session as Session & { state?: { lastProcStreamID?: number } }).state ?? {};
+  if (lastProcStreamID === 0) tally.closedBeforeRequest += 1;
+  else tally.closedIdle += 1;
 }
 
 /** The readiness delay: the server keeps accepting while `app.shuttingDown` tells load balancers to stop sending. */
@@ -90,12 +183,13 @@ function delay(ms: number): Promise<void> {
  * request listeners are put behind one that decides, so nothing is added to
  * requests before a shutdown.
  */
-function gateRequests(server: WatchedServer, options: ShutdownOptions): void {
+function gateRequests(server: WatchedServer, options: ShutdownOptions, tally: ServerTally): void {
   const listeners = server.listeners('request') as Array<(this: unknown, req: unknown, res: unknown) => void>;
   const retryAfter = String(options.retryAfter ?? 5);
   server.removeAllListeners('request');
   server.on('request', function closingRequest(this: unknown, req: { resume(): void }, res: ServerResponse) {
     if ('shouldKeepAlive' in res && !res.headersSent) res.shouldKeepAlive = false;
+    countWhenFinished(res, tally);
     if (options.refuse === true) {
       refuse(res, retryAfter);
       req.resume();
@@ -128,12 +222,42 @@ function inFlightResponse(socket: Socket): ServerResponse | undefined {
   return res != null && !res.writableFinished ? res : undefined;
 }
 
-/** A response in flight: `Connection: close` if its head is still to go, and its connection closed once it is done. */
-function closeAfterAnswer(server: WatchedServer, socket: Socket): void {
+/**
+ * A response in flight: `Connection: close` if its head is still to go, and
+ * its connection closed by node once it is out. One already streaming with
+ * keep-alive leaves its connection idle when done: closed then if the grace
+ * is over, else with the other idle ones at its end (a proxy may already be
+ * writing its next request on it: that one is served with `Connection: close`).
+ */
+function closeAfterAnswer(server: WatchedServer, socket: Socket, graceOver: () => boolean): void {
   const res = inFlightResponse(socket);
   if (res === undefined) return;
   if (!res.headersSent) res.shouldKeepAlive = false;
-  res.once('close', () => server.closeIdleConnections?.());
+  res.once('close', () => {
+    if (graceOver()) server.closeIdleConnections?.();
+  });
+}
+
+/** A response the shutdown lets finish: counted as answered when it does. */
+function countWhenFinished(res: ServerResponse, tally: ServerTally): void {
+  res.once('finish', () => (tally.answered += 1));
+}
+
+/** The requests in flight now (HTTP/1 answers, HTTP/2 streams), each counted as answered if it finishes. */
+function countAnswered(server: WatchedServer, state: ServerState, tally: ServerTally): number {
+  for (const socket of http1Sockets(server, state)) {
+    const res = inFlightResponse(socket);
+    if (res !== undefined) countWhenFinished(res, tally);
+  }
+  for (const session of state.sessions) {
+    for (const stream of streamsOf(session)) {
+      // A stream that ends without a reset was answered.
+      stream.once('close', () => {
+        if (stream.rstCode === 0) tally.answered += 1;
+      });
+    }
+  }
+  return countInFlight(server, state);
 }
 
 function countInFlight(server: WatchedServer, state: ServerState): number {
@@ -143,18 +267,38 @@ function countInFlight(server: WatchedServer, state: ServerState): number {
   return count;
 }
 
-/** The streams open on an HTTP/2 session (node keeps them in its session state; no public count). */
-function openStreams(session: Session): number {
+interface OpenStream {
+  rstCode?: number;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** node's map of an HTTP/2 session's open streams, kept in its session state (no public list). */
+function streamMap(session: Session): { size?: unknown; values?(): Iterable<OpenStream> } | undefined {
   // node's own Map subclass, made from its primordials: not `instanceof Map` here.
-  const size = (nodeSlot(session, 'state') as { streams?: { size?: unknown } } | undefined)?.streams?.size;
+  return (nodeSlot(session, 'state') as { streams?: { size?: unknown; values?(): Iterable<OpenStream> } } | undefined)?.streams;
+}
+
+/** The streams open on an HTTP/2 session. */
+function openStreams(session: Session): number {
+  const size = streamMap(session)?.size;
   return typeof size === 'number' ? size : 0;
 }
 
-/** The timeout passed: every connection still open is ended. */
-function endAll(server: WatchedServer, state: ServerState): void {
+function streamsOf(session: Session): OpenStream[] {
+  const map = streamMap(session);
+  return typeof map?.values === 'function' ? [...map.values()] : [];
+}
+
+/** The timeout passed: every connection still open is ended (a TLS handshake still going counts as before any request). */
+function endAll(server: WatchedServer, state: ServerState, tally: ServerTally): void {
   server.closeAllConnections?.();
   for (const socket of state.sockets) socket.destroy();
   for (const session of state.sessions) session.destroy();
+  for (const socket of state.raw) {
+    if (socket.destroyed) continue;
+    socket.destroy();
+    tally.closedBeforeRequest += 1;
+  }
 }
 
 /** An internal slot node keeps under a symbol, found by the symbol's description. */

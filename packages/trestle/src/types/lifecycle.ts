@@ -26,6 +26,16 @@ export interface ShutdownOptions {
   readinessDelay?: number | string;
   /** Run after the servers have closed and after the apps' own `onShutdown` hooks, in order; each is awaited. */
   hooks?: Array<() => unknown>;
+  /**
+   * How long (milliseconds or `'1s'`) a connection with nothing in flight is
+   * left open once the servers stop listening: a kept-alive connection that
+   * is idle, or one that has not sent a request yet. A request that arrives on
+   * it meanwhile is served with `Connection: close`; what is still idle then is
+   * closed. A load balancer is then never sent a close at the instant it
+   * writes onto a connection it keeps (docs/production.md#behind-nginx). 0:
+   * close them at once. Default 1 s; never longer than `timeout`.
+   */
+  idleGrace?: number | string;
   /** Answer requests that arrive during the shutdown with 503 and `Retry-After` instead of serving them. */
   refuse?: boolean;
   /** `Retry-After` of refused requests, in seconds. Default 5. */
@@ -68,8 +78,14 @@ export interface ShutdownReport {
   servers: number;
   /** Requests in flight when the shutdown began. */
   inFlight: number;
-  /** Requests still unfinished when the timeout passed, whose connections were then ended. */
+  /** Requests still unfinished when the timeout passed (answers in flight, requests partly received), whose connections were then ended. */
   cut: number;
+  /** Requests answered during the shutdown: those in flight when it began and those that arrived meanwhile, not cut. */
+  answered: number;
+  /** Connections closed idle: kept-alive connections (HTTP/1) or sessions (HTTP/2) that had carried requests and had none in flight. */
+  closedIdle: number;
+  /** Connections closed before they sent any request (opened ahead of use by browsers and load balancers, or a TLS handshake never begun). */
+  closedBeforeRequest: number;
   /** What the hooks threw or rejected with (each hook runs even when one before it failed). */
   hookErrors: unknown[];
   /** Milliseconds from the call to the report. */

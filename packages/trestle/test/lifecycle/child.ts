@@ -2,6 +2,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { within } from '../lifecycle-helpers';
 
 export interface Child {
   child: ChildProcess;
@@ -33,7 +34,10 @@ export async function startChild(entry: string, logFile = '-', port = 0): Promis
       else waiters.push({ type, resolve });
     });
   const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
-  const listening = await next('listening');
+  const listening = await within(next('listening'), `${script} listening (${entry})`, 15_000).catch((err: unknown) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
   return { child, port: listening.port as number, next, exited };
 }
 

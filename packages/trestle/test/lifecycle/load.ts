@@ -10,6 +10,8 @@ export interface LoadResult {
   wrong: string[];
   /** Failed requests by error code. */
   failed: Record<string, number>;
+  /** With `orders`: the ids of the POSTs answered 201. */
+  ordered: string[];
 }
 
 export interface LoadOptions {
@@ -22,21 +24,27 @@ export interface LoadOptions {
   onAnswer?: (answered: number) => void;
   /** The `Host` header (nginx's backend tests). */
   host?: string;
+  /** POSTs go to /orders, each carrying the id `<orders>-<i>` as its body, answered 201 with it. */
+  orders?: string;
 }
 
 /** The i-th request: a POST with a body every 4th, a slow GET every 8th, else a fast GET. */
-function requestFor(i: number): { method: string; path: string; body?: string; expect: string } {
+function requestFor(i: number, orders: string | undefined): { method: string; path: string; body?: string; expect: string; status: number } {
+  if (i % 4 === 0 && orders !== undefined) {
+    const id = `${orders}-${i}`;
+    return { method: 'POST', path: '/orders', body: id, expect: id, status: 201 };
+  }
   if (i % 4 === 0) {
     const body = 'x'.repeat(100 + (i % 900));
-    return { method: 'POST', path: '/echo', body, expect: String(body.length) };
+    return { method: 'POST', path: '/echo', body, expect: String(body.length), status: 200 };
   }
-  if (i % 8 === 1) return { method: 'GET', path: '/slow?ms=100', expect: 'slow' };
-  return { method: 'GET', path: '/fast', expect: 'fast' };
+  if (i % 8 === 1) return { method: 'GET', path: '/slow?ms=100', expect: 'slow', status: 200 };
+  return { method: 'GET', path: '/fast', expect: 'fast', status: 200 };
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
-  const result: LoadResult = { answered: 0, wrong: [], failed: {} };
+  const result: LoadResult = { answered: 0, wrong: [], failed: {}, ordered: [] };
   let next = 0;
   const started = Date.now();
   const one = async (): Promise<void> => {
@@ -46,11 +54,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const due = started + (i * 1000) / options.rate;
         if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
       }
-      const spec = requestFor(i);
+      const spec = requestFor(i, options.orders);
       try {
         const { status, body } = await send(agent, options, spec);
         result.answered += 1;
-        if (status !== 200 || body !== spec.expect) result.wrong.push(`${status} ${body.slice(0, 80)}`);
+        if (status !== spec.status || body !== spec.expect) result.wrong.push(`${spec.method} ${spec.path}: ${status} ${body.slice(0, 80)}`);
+        else if (spec.path === '/orders') result.ordered.push(body);
         options.onAnswer?.(result.answered);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? String(err);

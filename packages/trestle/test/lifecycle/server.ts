@@ -6,8 +6,8 @@
 //
 // IPC to the test: {type:'listening', port, pid}; {type:'entered', path}
 // when a /slow or /hang handler has the request; {type:'report', report}
-// before it exits.
-import { createWriteStream } from 'node:fs';
+// before it exits. POST /orders records the id it carries (`<log file>.orders`).
+import { appendFileSync, createWriteStream } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import logger from 'logline-http';
 import trestle from 'trestle';
@@ -42,6 +42,13 @@ app.get('/slow', (req, res) => {
 app.get('/hang', (req) => void send({ type: 'entered', path: req.url }));
 app.post('/echo', (req, res) => {
   res.send(`${String(req.body).length}`);
+});
+// A POST that must run once: its id is recorded (synchronously, before the
+// answer) in `<log file>.orders` with this process's pid, then answered 201.
+app.post('/orders', (req, res) => {
+  const id = String(req.body);
+  if (logFile !== '-') appendFileSync(`${logFile}.orders`, `${id} pid=${process.pid}\n`);
+  res.status(201).send(id);
 });
 
 const server = app.listen(Number(port), '127.0.0.1', () => {

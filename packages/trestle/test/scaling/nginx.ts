@@ -1,11 +1,12 @@
-// A private nginx (Debian's package) for a test: bound to 127.0.0.1 on a free
+// A private nginx (Debian's package) for a test, with the configuration
+// docs/production.md gives (read from the doc), bound to 127.0.0.1 on a free
 // port (and, with `tls`, a second one terminating TLS with the fixtures'
 // self-signed certificate for localhost), its config, logs and temporary
 // files in a temporary directory, in front of backends on given ports. It accepts connections before start()
 // resolves; stop() ends it (SIGQUIT, then SIGKILL) within bounded time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,24 +20,36 @@ export function nginxMissing(): string | undefined {
 const TLS_DIR = join(__dirname, '..', 'fixtures', 'tls');
 
 export interface NginxOptions {
-  /** Pass POSTs on to the next backend too (`proxy_next_upstream ... non_idempotent`). */
-  retryPosts?: boolean;
   /** Also listen with TLS (the fixtures' certificate) on `httpsPort`. */
   tls?: boolean;
 }
 
+const PRODUCTION_DOC = join(__dirname, '..', '..', '..', '..', 'docs', 'production.md');
+
 /**
- * The config: one upstream group with kept-alive connections, as a
- * production nginx in front of node has it. A request whose backend refuses
- * the connection or fails before answering goes to the next one
- * (`proxy_next_upstream error timeout`, nginx's default, which leaves POSTs
- * out); `retryPosts` makes it `error non_idempotent`, which passes POSTs
- * on too when their connection failed, but nothing that timed out.
- * The proxy_set_header lines are docs/scaling.md's recipe: the client's
- * address appended to X-Forwarded-For, X-Forwarded-Proto and
- * X-Forwarded-Host replaced (a client's forged ones never reach the app).
+ * The `upstream` and `server` blocks exactly as docs/production.md gives them
+ * under "Behind nginx", read from the doc itself (docs and tests cannot
+ * drift), with only the addresses made this test's: its backends for the
+ * example ones, 127.0.0.1 and a free port for `listen 80`.
  */
-function config(dir: string, port: number, httpsPort: number | undefined, backends: number[], retryPosts: boolean): string {
+export function documentedConfig(port: number, httpsPort: number | undefined, backends: number[]): string {
+  const doc = readFileSync(PRODUCTION_DOC, 'utf8');
+  const section = doc.slice(doc.indexOf('## Behind nginx'));
+  const block = /```nginx\n([\s\S]*?)```/.exec(section)?.[1];
+  if (block === undefined) throw new Error(`no nginx block under "## Behind nginx" in ${PRODUCTION_DOC}`);
+  const backendLine = /^(\s*)server \d+\.\d+\.\d+\.\d+:\d+(.*)$/gm;
+  const first = backendLine.exec(block);
+  if (first === null) throw new Error('the documented nginx block has no `server <address>:<port>` line in its upstream');
+  const backendLines = backends.map((p) => `${first[1]}server 127.0.0.1:${p}${first[2]}`).join('\n');
+  let config = block.replace(backendLine, (_line, _indent, _rest, offset: number) => (offset === first.index ? backendLines : '')).replace(/\n\s*\n/g, '\n');
+  const tlsLines = httpsPort === undefined ? '' : ` listen 127.0.0.1:${httpsPort} ssl; ssl_certificate ${TLS_DIR}/cert.pem; ssl_certificate_key ${TLS_DIR}/key.pem;`;
+  if (!/^\s*listen 80;$/m.test(config)) throw new Error('the documented nginx block has no `listen 80;` line');
+  config = config.replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${port};${tlsLines}`);
+  return config;
+}
+
+/** The documented blocks inside what a private nginx needs: its pid, logs and temporary files in `dir`. */
+function config(dir: string, port: number, httpsPort: number | undefined, backends: number[]): string {
   const user = process.getuid?.() === 0 ? 'user root;' : '';
   return `${user}
 worker_processes 1;
@@ -51,28 +64,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream backends {
-${backends.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')}
-    keepalive 32;
-    keepalive_timeout 60s;
-  }
-  server {
-    listen 127.0.0.1:${port};
-${httpsPort === undefined ? '' : `    listen 127.0.0.1:${httpsPort} ssl;
-    ssl_certificate ${TLS_DIR}/cert.pem;
-    ssl_certificate_key ${TLS_DIR}/key.pem;
-`}    location / {
-      proxy_pass http://backends;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header X-Forwarded-Host $host;
-      proxy_next_upstream ${retryPosts ? 'error non_idempotent' : 'error timeout'};
-      proxy_next_upstream_tries 4;
-    }
-  }
+${documentedConfig(port, httpsPort, backends)}
 }
 `;
 }
@@ -104,7 +96,7 @@ export class Nginx {
     while (options.tls === true && (httpsPort === undefined || httpsPort === port)) httpsPort = await freePort();
     const nginx = new Nginx(port, httpsPort);
     const conf = join(nginx.dir, 'nginx.conf');
-    writeFileSync(conf, config(nginx.dir, nginx.port, nginx.httpsPort, backends, options.retryPosts === true));
+    writeFileSync(conf, config(nginx.dir, nginx.port, nginx.httpsPort, backends));
     nginx.proc = spawn('nginx', ['-p', nginx.dir, '-e', join(nginx.dir, 'error.log'), '-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
     const exited = once(nginx.proc, 'exit');
     for (let i = 0; i < 500; i++) {
@@ -115,6 +107,15 @@ export class Nginx {
     nginx.proc.kill('SIGKILL');
     await exited;
     throw new Error(`nginx did not start on ${nginx.port}`);
+  }
+
+  /** nginx's error log so far (its `recv() failed` lines say which upstream connection broke). */
+  errors(): string {
+    try {
+      return readFileSync(join(this.dir, 'error.log'), 'utf8');
+    } catch {
+      return '';
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,5 @@
 // The rolling restart behind nginx (scaling-nginx.test.ts, and
-// `node --import tsx packages/trestle/test/scaling/rolling.ts express5 [retry-posts]` for
+// `node --import tsx packages/trestle/test/scaling/rolling.ts express5` for
 // the comparison in docs/production.md): two backends behind a private
 // nginx, a bounded load through it, each backend in turn told to shut down
 // with SIGTERM and replaced by a new process on its port.
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, startChild } from '../lifecycle/child';
 import { type LoadResult, runLoad } from '../lifecycle/load';
+import { within } from '../lifecycle-helpers';
 import { Nginx } from './nginx';
 import { freePort } from './redis';
 
@@ -33,32 +34,32 @@ function progress() {
         w.resolve();
       }
     },
-    atLeast: (count: number) => (answered >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
+    atLeast: (count: number) =>
+      within(answered >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })), `${count} answers through nginx (${answered} so far)`, 20_000),
   };
 }
 
 /** SIGTERM, then the shutdown report and the exit code. */
 async function stopGracefully(c: Child, stopMs: number[]): Promise<{ cut: number; code: number | string }> {
   const started = Date.now();
-  const report = c.next('report');
+  const report = within(c.next('report'), `shutdown report of backend ${c.child.pid} after SIGTERM`, 10_000);
   c.child.kill('SIGTERM');
   const { cut } = (await report).report as { cut: number };
-  const code = await c.exited;
+  const code = await within(c.exited, `exit of backend ${c.child.pid} after its report`);
   stopMs.push(Date.now() - started);
   return { cut, code };
 }
 
 /**
  * `total` requests at `rate` a second; backend i is restarted after (i + 1) *
- * `total` / 4 answers. `retryPosts`: nginx passes a POST whose connection
- * failed to the next backend too (`non_idempotent`), not only GETs.
+ * `total` / 4 answers.
  */
-export async function rollingRestart(entry: string, total = 3000, rate = 200, retryPosts = false): Promise<RollingResult> {
+export async function rollingRestart(entry: string, total = 3000, rate = 200): Promise<RollingResult> {
   const dir = mkdtempSync(join(tmpdir(), 'trestle-rolling-'));
   const logFile = join(dir, 'access.log');
   const ports = [await freePort(), await freePort()] as const;
   const backends = [await startChild(entry, logFile, ports[0]), await startChild(entry, logFile, ports[1])];
-  const nginx = await Nginx.start([...ports], { retryPosts });
+  const nginx = await Nginx.start([...ports]);
   const stops: RollingResult['stops'] = [];
   const stopMs: number[] = [];
   try {
@@ -79,8 +80,66 @@ export async function rollingRestart(entry: string, total = 3000, rate = 200, re
   }
 }
 
+export interface RunResult {
+  load: LoadResult;
+  /** Ids of the POSTs the backends ran in this run (one line each in `.orders`), in order. */
+  ran: string[];
+  stops: Array<{ cut: number; code: number | string }>;
+  stopMs: number[];
+}
+
+/** A backend started and listening, within 15 s (tsx compiles it on a busy machine). */
+const start = (entry: string, logFile: string, port: number) => within(startChild(entry, logFile, port), `backend on port ${port} listening`, 15_000);
+
+/**
+ * `runs` successive runs through one nginx in front of two backends: in
+ * each, `total` requests at `rate` a second, 16 clients at a time (GETs,
+ * slow GETs, POSTs to /orders each with its own id `run<r>-<i>`), and each
+ * backend in turn sent SIGTERM and started again on its port.
+ */
+export async function rollingRuns(entry: string, runs: number, total: number, rate: number): Promise<{ results: RunResult[]; nginxErrors: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'trestle-rolling-'));
+  const logFile = join(dir, 'access.log');
+  const ports = [await freePort(), await freePort()] as const;
+  const backends = [await start(entry, logFile, ports[0]), await start(entry, logFile, ports[1])];
+  const nginx = await Nginx.start([...ports]);
+  const results: RunResult[] = [];
+  try {
+    for (let r = 0; r < runs; r++) {
+      const p = progress();
+      const stops: RunResult['stops'] = [];
+      const stopMs: number[] = [];
+      const running = runLoad({ port: nginx.port, total, concurrency: 16, rate, onAnswer: p.onAnswer, host: 'app.example', orders: `run${r}` });
+      for (let i = 0; i < backends.length; i++) {
+        await p.atLeast(((i + 1) * total) / 3);
+        stops.push(await stopGracefully(backends[i]!, stopMs));
+        backends[i] = await start(entry, logFile, ports[i]);
+      }
+      const load = await within(running, `end of run ${r}'s load`, 30_000);
+      const ran = readOrders(`${logFile}.orders`).filter((id) => id.startsWith(`run${r}-`));
+      results.push({ load, ran, stops, stopMs });
+    }
+    return { results, nginxErrors: nginx.errors() };
+  } finally {
+    for (const c of backends) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+    await nginx.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function readOrders(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ')[0]!);
+  } catch {
+    return [];
+  }
+}
+
 if (require.main === module) {
-  void rollingRestart(process.argv[2] ?? 'trestle', 3000, 200, process.argv[3] === 'retry-posts').then((r) => {
+  void rollingRestart(process.argv[2] ?? 'trestle', 3000, 200).then((r) => {
     console.log(JSON.stringify({ answered: r.load.answered, failed: r.load.failed, wrong: r.load.wrong.length, lines: r.lines.length, stops: r.stops, stopMs: r.stopMs }));
   });
 }
