@@ -15,7 +15,7 @@ import { type Head, headersOf, type HeadSink, putHead, watchHead } from './fetch
 import { answered, watchLater } from './late-signal';
 import { setPeer } from './peer';
 import { onWorkers } from './platform';
-import { fetchOnWorkers } from './workers';
+import { adoptOnWorkers, adoptRequestOnWorkers, detachOnWorkers, fixedLength, setCloudflare, workersPeer } from './workers';
 
 /** What this needs of an app (its request and response classes, and its entry), without importing the application. */
 interface FetchableApp {
@@ -28,6 +28,13 @@ type Reject = (reason: unknown) => void;
 
 /** node's own flag behind `writableNeedDrain`, found once: a FetchSocket that drains has to clear it as node's server does. */
 const kNeedDrain = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kNeedDrain');
+
+/**
+ * What every Response is made with on this runtime. On Workers, a body the
+ * app encoded (compression's gzip) is sent as is: workerd would otherwise
+ * encode it again for its Content-Encoding.
+ */
+const RESPONSE_INIT = onWorkers ? { encodeBody: 'manual' } : {};
 
 /** The bodies a `Response` must not have. */
 function bodiless(status: number, method: string): boolean {
@@ -83,7 +90,9 @@ class FetchSocket extends EventEmitter implements HeadSink {
   constructor(encrypted: boolean, request: Request, options: FetchOptions | undefined) {
     super();
     this.encrypted = encrypted;
-    setPeer(this, request, options);
+    // On Workers the second argument is the Worker's env, not a peer.
+    if (onWorkers) workersPeer(this, request);
+    else setPeer(this, request, options);
   }
 
   /** node writes the response here: informational heads (before the header is sent) are dropped, the rest kept or streamed. */
@@ -301,12 +310,13 @@ function answer(socket: FetchSocket): void {
   socket.head ??= headersOf((res as unknown as { _header: string })._header, socket);
   const length = impliedLength(res, socket);
   if (length !== undefined) putHead(socket, 'Content-Length', length);
-  const init = { status, statusText: res.statusMessage, headers: socket.head };
+  const init = { status, statusText: res.statusMessage, headers: socket.head, ...RESPONSE_INIT };
   let body: BodyInit | null = null;
   if (!bodiless(status, req.method!)) {
     const chunks = socket.chunks!;
     if (res.writableFinished || res.writableEnded) body = wholeBody(chunks, socket.typed);
     else body = new ReadableStream<Uint8Array>(new ResponseSource(socket));
+    if (onWorkers && body instanceof ReadableStream) body = fixedLength(body, res);
   }
   socket.chunks = null;
   const resolve = socket.resolve!;
@@ -375,7 +385,8 @@ function onFinish(this: ServerResponse): void {
   const req = socket.req!;
   // As node's server: a body nobody read is read to the end and dropped.
   if (!req.readableEnded && !(req as unknown as { _consuming: boolean })._consuming) req.resume();
-  this.detachSocket(socket as never);
+  if (onWorkers) detachOnWorkers(this, socket);
+  else this.detachSocket(socket as never);
   process.nextTick(closeResponse, this);
 }
 
@@ -402,19 +413,20 @@ function putHeader(this: IncomingMessage, value: string, name: string): void {
 
 /** `app.fetch(request, options, context)`: the app's answer to `request` as a `Response`. */
 export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions, context?: unknown): Promise<Response> {
-  // A Worker calls fetch(request, env, ctx).
-  if (onWorkers) return fetchOnWorkers(app, request, options, context);
   const url = request.url;
   const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, request, options);
   const classes = app._classes as unknown as AppClasses;
   const req = new classes.IncomingMessage(socket);
+  if (onWorkers) adoptRequestOnWorkers(req, socket);
   req.httpVersionMajor = 1;
   req.httpVersionMinor = 1;
   req.httpVersion = '1.1';
   req.method = request.method;
   req.url = pathOf(url);
   req.headers = {};
-  if (options?.platform !== undefined) (req as IncomingMessage & { platform: unknown }).platform = options.platform;
+  // A Worker calls fetch(request, env, ctx).
+  if (onWorkers) setCloudflare(req, request, options, context);
+  else if (options?.platform !== undefined) (req as IncomingMessage & { platform: unknown }).platform = options.platform;
   request.headers.forEach(putHeader, req);
   if (req.headers.host === undefined) {
     // A Request made in code often has no Host: the URL's is the one the client would send.
@@ -430,7 +442,8 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
   watchHead(res);
   socket.req = req;
   socket.res = res;
-  res.assignSocket(socket as never);
+  if (onWorkers) adoptOnWorkers(res, socket);
+  else res.assignSocket(socket as never);
   res.on('finish', onFinish);
   const promise = new Promise<Response>((resolve, reject) => {
     socket.resolve = resolve;
