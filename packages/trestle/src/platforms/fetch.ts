@@ -64,6 +64,10 @@ class FetchSocket extends EventEmitter implements HeadSink {
   /** The `Response` once made; before that, the chunks node wrote. */
   response: Response | undefined = undefined;
   chunks: (Buffer | string)[] | null = null;
+  /** The bytes (about: text counted in characters) in `chunks`. */
+  held = 0;
+  /** A write answered false: 'drain' is owed when the reader catches up. */
+  needDrain = false;
   controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   scheduled = false;
   /** The callback of the write that scheduled the Response (node's 'finish' after `end(data)`), run in the same tick. */
@@ -121,11 +125,22 @@ class FetchSocket extends EventEmitter implements HeadSink {
     if (data.length === 0) return true;
     if (this.controller !== null) {
       this.controller.enqueue(toBytes(data, encoding));
-      return (this.controller.desiredSize ?? 1) > 0;
+      // The body's queue (in bytes) past its high-water mark: node marks the response as needing a drain, which pull() gives.
+      return this.room((this.controller.desiredSize ?? 1) > 0);
     }
     // Text is kept as text (a Response takes a string faster than bytes) when it reads the same in UTF-8.
-    this.chunks?.push(typeof data === 'string' && sameInUtf8(data, encoding) ? data : toBytes(data, encoding));
-    return true;
+    const chunk = typeof data === 'string' && sameInUtf8(data, encoding) ? data : toBytes(data, encoding);
+    if (this.chunks === null) return true;
+    this.chunks.push(chunk);
+    // Before the Response is made, what was written waits here: past the mark, the writer is told to wait for 'drain'.
+    this.held += typeof chunk === 'string' ? chunk.length : chunk.byteLength;
+    return this.room(this.held < this.writableHighWaterMark);
+  }
+
+  /** What write() answers: no room means the writer waits for the 'drain' pull() gives. */
+  room(ok: boolean): boolean {
+    if (!ok) this.needDrain = true;
+    return ok;
   }
 
   get writableCorked(): number {
@@ -315,7 +330,7 @@ function answer(socket: FetchSocket): void {
   if (!bodiless(status, req.method!)) {
     const chunks = socket.chunks!;
     if (res.writableFinished || res.writableEnded) body = wholeBody(chunks, socket.typed);
-    else body = new ReadableStream<Uint8Array>(new ResponseSource(socket));
+    else body = new ReadableStream<Uint8Array>(new ResponseSource(socket), byteQueue(socket.writableHighWaterMark));
     if (onWorkers && body instanceof ReadableStream) body = fixedLength(body, res);
   }
   socket.chunks = null;
@@ -332,6 +347,15 @@ function answer(socket: FetchSocket): void {
   resolve(socket.response);
 }
 
+/** A body queue measured in bytes, so `res.write()` says false once `mark` bytes wait for the reader (a count of chunks would not bound memory). */
+function byteQueue(mark: number): QueuingStrategy<Uint8Array> {
+  return { highWaterMark: mark, size: byteSize };
+}
+
+function byteSize(chunk: Uint8Array): number {
+  return chunk.byteLength;
+}
+
 /** The `Response` body while the app is still writing: chunks as written, node told to wait while the consumer lags. */
 class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
   constructor(private socket: FetchSocket) {}
@@ -342,12 +366,15 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
     socket.controller = controller;
   }
 
+  /** The reader took the queue below its mark: a writer told to wait hears 'drain', as from node's server when a socket drains. */
   pull(): void {
-    const res = this.socket.res as ServerResponse & Record<symbol, unknown>;
-    if (kNeedDrain !== undefined && res[kNeedDrain] === true && !res.writableEnded) {
-      res[kNeedDrain] = false;
-      res.emit('drain');
-    }
+    const socket = this.socket;
+    if (!socket.needDrain) return;
+    socket.needDrain = false;
+    const res = socket.res as ServerResponse & Record<symbol, unknown>;
+    if (res.writableEnded) return;
+    if (kNeedDrain !== undefined) res[kNeedDrain] = false;
+    res.emit('drain');
   }
 
   /** The consumer stopped reading: the client went away. */

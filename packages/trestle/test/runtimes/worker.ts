@@ -36,6 +36,8 @@ export async function bundleWorker(source: string, dir: string): Promise<string>
     conditions: ['workerd', 'worker'],
     // Modules that name their own directory get the Worker's: it has no other.
     define: { __dirname: '"/bundle"', __filename: '"/bundle/worker.mjs"' },
+    // Cloudflare's own modules (cloudflare:node) are the runtime's.
+    external: ['cloudflare:*'],
     plugins: [nodeModules],
     write: false,
     logLevel: 'silent',
