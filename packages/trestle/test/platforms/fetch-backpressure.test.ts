@@ -11,35 +11,13 @@ import { describe, test } from 'node:test';
 import trestle from '../../src/index';
 import v4 from '../../src/v4';
 import legacy from '../../src/legacy';
+import { assertHeldBack, type Probe } from './backpressure-checks';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const probe = require(join(__dirname, '..', 'runtimes', 'backpressure.cjs')) as (framework: unknown, opts: object) => Promise<Probe>;
 
-export interface Probe {
-  read: number;
-  written: number;
-  maxAhead: number;
-  falses: number;
-  drains: number;
-  finished: boolean;
-  stalled: boolean;
-  ms: number;
-}
-
-const MiB = 1024 * 1024;
 const CHUNK = 65536;
-/** How far the writer may get ahead of the reader: the queue's mark and a few chunks in flight, not the answer. */
-const AHEAD = 4 * CHUNK;
-
-/** The checks every runtime's probe must pass, each failure naming what did not happen. */
-export function assertHeldBack(r: Probe, total: number, deadlineS: number): void {
-  assert.ok(!r.stalled, `no 'drain' within ${deadlineS} s: the handler wrote ${r.written} bytes, the reader read ${r.read} (write() said false ${r.falses} times, 'drain' came ${r.drains})`);
-  assert.ok(r.falses > 0, `res.write() never said false while ${total} bytes went to a slow reader (it ran at most ${r.maxAhead} bytes ahead)`);
-  assert.equal(r.drains, r.falses, "each false from res.write() is followed by a 'drain'");
-  assert.ok(r.maxAhead <= AHEAD, `the writer ran ${r.maxAhead} bytes ahead of the reader (bound ${AHEAD}): the answer was buffered, not held back`);
-  assert.equal(r.read, total, 'the reader got the whole answer');
-  assert.ok(r.finished, "the handler that waits for 'drain' did not finish");
-}
+const MiB = 1024 * 1024;
 
 describe('app.fetch backpressure on Node: a slow reader holds the writer back', () => {
   for (const [name, framework] of [['trestle', trestle], ['trestle/v4', v4], ['trestle/legacy', legacy]] as const) {
