@@ -66,6 +66,9 @@ class FetchSocket extends EventEmitter implements HeadSink {
   chunks: (Buffer | string)[] | null = null;
   /** The bytes (about: text counted in characters) in `chunks`. */
   held = 0;
+  /** The idle timeout (setTimeout) in ms, 0 for none, and its timer. */
+  idleMs = 0;
+  idle: ReturnType<typeof setTimeout> | null = null;
   /** A write answered false: 'drain' is owed when the reader catches up. */
   needDrain = false;
   controller: ReadableStreamDefaultController<Uint8Array> | null = null;
@@ -117,6 +120,7 @@ class FetchSocket extends EventEmitter implements HeadSink {
       process.nextTick(settle, this);
     }
     if (callback) process.nextTick(callback);
+    if (this.idle !== null) refreshIdle(this);
     if (!res.headersSent || this.destroyed) return true;
     if (this.unchunker !== null) {
       data = this.unchunker.take(toBytes(data, encoding));
@@ -167,8 +171,26 @@ class FetchSocket extends EventEmitter implements HeadSink {
     return this;
   }
 
-  setTimeout(): this {
+  /**
+   * As a socket's: after `ms` without reading or writing, 'timeout' (and
+   * `callback`); then, as node's server does, 'timeout' on `req` (while its
+   * body is incomplete) and `res`, and the connection closed if neither had
+   * a listener. 0 turns it off. `res.setTimeout()` and `req.setTimeout()`
+   * come here, as over a socket.
+   */
+  setTimeout(ms: number, callback?: () => void): this {
+    if (callback !== undefined) {
+      if (ms === 0) this.removeListener('timeout', callback);
+      else this.once('timeout', callback);
+    }
+    this.idleMs = ms > 0 && Number.isFinite(ms) ? ms : 0;
+    stopIdle(this);
+    if (this.idleMs > 0 && !this.destroyed) startIdle(this);
     return this;
+  }
+
+  get timeout(): number {
+    return this.idleMs;
   }
 
   setNoDelay(): this {
@@ -195,6 +217,7 @@ class FetchSocket extends EventEmitter implements HeadSink {
   destroy(err?: Error): this {
     if (this.destroyed) return this;
     this.destroyed = true;
+    stopIdle(this);
     // After a finished exchange, the client leaving is nothing the app hears of.
     if (this.res!.writableFinished) return this;
     this.readable = this.writable = false;
@@ -229,6 +252,39 @@ class FetchSocket extends EventEmitter implements HeadSink {
 }
 
 function ignore(): void {}
+
+function startIdle(socket: FetchSocket): void {
+  socket.idle = setTimeout(onIdle, socket.idleMs, socket);
+  // As a socket's timer: it does not keep the process alive.
+  (socket.idle as { unref?: () => void }).unref?.();
+}
+
+function stopIdle(socket: FetchSocket): void {
+  if (socket.idle === null) return;
+  clearTimeout(socket.idle);
+  socket.idle = null;
+}
+
+/** Reading or writing: the idle time starts again (a timer that can be refreshed is, else it is set anew: Deno's and workerd's are numbers). */
+function refreshIdle(socket: FetchSocket): void {
+  const idle = socket.idle as { refresh?: () => unknown } | number | null;
+  if (typeof idle === 'object' && idle !== null && typeof idle.refresh === 'function') idle.refresh();
+  else {
+    stopIdle(socket);
+    startIdle(socket);
+  }
+}
+
+/** The idle time ran out: as node's net.Socket and then its HTTP server. */
+function onIdle(socket: FetchSocket): void {
+  socket.idle = null;
+  if (socket.destroyed || socket.res === undefined || socket.res.writableFinished) return;
+  socket.emit('timeout');
+  const req = socket.req!;
+  const heardByReq = !req.complete && req.emit('timeout', socket);
+  const heardByRes = socket.res.emit('timeout', socket);
+  if (!heardByReq && !heardByRes) socket.destroy();
+}
 
 /** Is `text`, written in `encoding`, the same bytes as in UTF-8 (UTF-8 itself, or ASCII in latin1: Express 5 sends ASCII so)? */
 function sameInUtf8(text: string, encoding: BufferEncoding | null | undefined): boolean {
@@ -277,6 +333,7 @@ async function pump(socket: FetchSocket): Promise<void> {
         req.push(null);
         return;
       }
+      if (socket.idle !== null) refreshIdle(socket);
       if (!req.push(value)) return;
     }
   } catch (err) {
@@ -401,6 +458,7 @@ function onFinish(this: ServerResponse): void {
   if (socket === null) return;
   socket.signal?.removeEventListener('abort', socket);
   unwatchLate(socket);
+  stopIdle(socket);
   if (socket.response === undefined && !socket.scheduled) {
     // Nothing was written after the head (a bodiless answer): answer now.
     socket.chunks ??= [];

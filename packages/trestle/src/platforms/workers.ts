@@ -53,6 +53,7 @@ export function adoptOnWorkers(res: ServerResponse, socket: WorkersSocket): void
   const r = res as unknown as WorkerdResponse;
   r.statusMessage = undefined;
   r._writeRaw = writeRaw;
+  res.setTimeout = setTimeoutOnSocket;
   r.socket = socket;
   socket._httpMessage = res;
   res.emit('socket', socket);
@@ -76,6 +77,14 @@ function readFromSocket(this: IncomingMessage & { _consuming: boolean; _readable
 export function adoptRequestOnWorkers(req: IncomingMessage, socket: WorkersSocket): void {
   (req as unknown as { connection: WorkersSocket }).connection = socket;
   (req as unknown as { _read: typeof readFromSocket })._read = readFromSocket;
+  req.setTimeout = setTimeoutOnSocket;
+}
+
+/** node's `req.setTimeout()` and `res.setTimeout()`: the listener, and the socket's timer (workerd's only keep the listener). */
+function setTimeoutOnSocket<T extends IncomingMessage | ServerResponse>(this: T, ms: number, callback?: () => void): T {
+  if (callback !== undefined) this.on('timeout', callback);
+  (this.socket as unknown as { setTimeout(ms: number): void } | null)?.setTimeout(ms);
+  return this;
 }
 
 /** node's `detachSocket`, which workerd's ServerResponse refuses. */
