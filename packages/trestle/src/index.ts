@@ -6,6 +6,7 @@
  * @module trestle
  */
 import { createFramework } from './framework';
+import { installPlatform } from './platforms/install';
 import { v5 } from './generations/v5';
 import type * as T from './types';
 
@@ -15,6 +16,8 @@ import type * as T from './types';
  * `raw`, `text`, `static`, and the `application`, `request` and `response`
  * prototypes.
  */
+// The platform under the app (what it refuses, app.fetch), installed into the core.
+installPlatform();
 const trestle = createFramework(v5) as unknown as T.Trestle;
 
 /** The type names Express users import, with `@types/express`'s parameter order. */

@@ -5,6 +5,7 @@
  * @module trestle/v4
  */
 import { createFramework } from './framework';
+import { installPlatform } from './platforms/install';
 import { v4 } from './generations/v4/index';
 import type * as T from './types';
 
@@ -13,6 +14,8 @@ import type * as T from './types';
  * whose paths use the v4 syntax (`:id?`, `:id(\d+)`, `*`) and whose
  * request and response keep Express 4's API.
  */
+// The platform under the app (what it refuses, app.fetch), installed into the core.
+installPlatform();
 const trestle = createFramework(v4) as unknown as T.TrestleV4;
 
 // The upgrade report (docs/migrating-v4.md): its checks are installed now or

@@ -12,7 +12,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { Miniflare } from 'miniflare';
@@ -247,7 +247,7 @@ describe('Workers as on Node: the conformance app with express-session, compress
           bindings: { NODE_ENV: 'production' },
           host: '127.0.0.1',
           port: await freePort(),
-          handleRuntimeStdio(stdout, stderr) {
+          handleRuntimeStdio(stdout: Readable, stderr: Readable) {
             stdout.resume();
             stderr.on('data', (d: Buffer) => (errors += d.toString()));
           },
