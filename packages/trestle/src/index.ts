@@ -10,14 +10,15 @@ import { installPlatform } from './platforms/install';
 import { v5 } from './generations/v5';
 import type * as T from './types';
 
+// The platform under the app (what it refuses, app.fetch), installed into the core.
+installPlatform();
+
 /**
  * The factory: `trestle()` creates an application, as `express()` does. Its
  * members are those of `express`: `Router`, `Route`, `json`, `urlencoded`,
  * `raw`, `text`, `static`, and the `application`, `request` and `response`
  * prototypes.
  */
-// The platform under the app (what it refuses, app.fetch), installed into the core.
-installPlatform();
 const trestle = createFramework(v5) as unknown as T.Trestle;
 
 /** The type names Express users import, with `@types/express`'s parameter order. */

@@ -10,12 +10,13 @@ import { installPlatform } from './platforms/install';
 import { legacy } from './generations/legacy/index';
 import type * as T from './types';
 
+// The platform under the app (what it refuses, app.fetch), installed into the core.
+installPlatform();
+
 /**
  * The factory with Express 3's behaviour: `trestle()` creates an application
  * with that generation's API, its paths in the v4 syntax.
  */
-// The platform under the app (what it refuses, app.fetch), installed into the core.
-installPlatform();
 const trestle = createFramework(legacy) as unknown as T.TrestleLegacy;
 
 /** The type names Express users import, with `@types/express`'s parameter order. */

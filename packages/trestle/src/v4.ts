@@ -9,13 +9,14 @@ import { installPlatform } from './platforms/install';
 import { v4 } from './generations/v4/index';
 import type * as T from './types';
 
+// The platform under the app (what it refuses, app.fetch), installed into the core.
+installPlatform();
+
 /**
  * The factory with Express 4's behaviour: `trestle()` creates an application
  * whose paths use the v4 syntax (`:id?`, `:id(\d+)`, `*`) and whose
  * request and response keep Express 4's API.
  */
-// The platform under the app (what it refuses, app.fetch), installed into the core.
-installPlatform();
 const trestle = createFramework(v4) as unknown as T.TrestleV4;
 
 // The upgrade report (docs/migrating-v4.md): its checks are installed now or
