@@ -47,6 +47,7 @@ const JOURNEY: Case[] = [
   { name: 'express-session: a new session', method: 'GET', path: '/session' },
   { name: 'express-session: the session again', method: 'GET', path: '/session', fromPrevious: (a) => ({ cookie: String(a.headers['set-cookie']).split(';')[0]! }) },
   { name: 'a 201', method: 'POST', path: '/created' },
+  { name: 'a streamed answer of declared length', method: 'GET', path: '/sized' },
 ];
 
 interface Raw {

@@ -122,6 +122,12 @@ function wrappedRoutes(app) {
     res.json({ views: req.session.views });
   });
   app.post('/created', (req, res) => res.status(201).json({ made: true }));
+  // A declared length, the body written over two turns: a streamed answer that keeps its Content-Length.
+  app.get('/sized', (req, res) => {
+    res.set({ 'Content-Type': 'text/plain', 'Content-Length': '10' });
+    res.write('hello');
+    setTimeout(() => res.end('world'), 5);
+  });
 }
 
 module.exports = createApp;
