@@ -20,12 +20,10 @@ interface WorkersSocket extends PeerFields {
   write(data: string | Uint8Array, encoding?: BufferEncoding | null, callback?: (err?: Error) => void): boolean;
 }
 
-/** What workerd's OutgoingMessage has of node's, written here per response. */
+/** What `_writeRaw` reads of workerd's OutgoingMessage. */
 interface WorkerdResponse {
   socket: WorkersSocket | null;
-  statusMessage: string | undefined;
   destroyed: boolean;
-  _writeRaw(data: string | Uint8Array, encoding?: BufferEncoding | null, callback?: (err?: Error) => void): boolean;
 }
 
 /** node's `_writeRaw` with a socket: to the socket, or false once it is gone. */
@@ -50,11 +48,9 @@ export function adoptOnWorkers(res: ServerResponse, socket: WorkersSocket): void
   res.removeAllListeners('_headersSent');
   res.removeAllListeners('_dataWritten');
   res.removeAllListeners('error');
-  const r = res as unknown as WorkerdResponse;
-  r.statusMessage = undefined;
-  r._writeRaw = writeRaw;
   res.setTimeout = setTimeoutOnSocket;
-  r.socket = socket;
+  // Set as properties are (`socket` through workerd's own setter): fields node's types do not have, or type otherwise.
+  Object.assign(res, { statusMessage: undefined, _writeRaw: writeRaw, socket });
   socket._httpMessage = res;
   res.emit('socket', socket);
 }
@@ -65,7 +61,7 @@ function readFromSocket(this: IncomingMessage & { _consuming: boolean; _readable
     this._readableState.readingMore = false;
     this._consuming = true;
   }
-  const socket = this.socket as unknown as { readable: boolean; resume(): void };
+  const socket = this.socket;
   if (socket.readable) socket.resume();
 }
 
@@ -75,22 +71,22 @@ function readFromSocket(this: IncomingMessage & { _consuming: boolean; _readable
  * body from the socket as node's does.
  */
 export function adoptRequestOnWorkers(req: IncomingMessage, socket: WorkersSocket): void {
-  (req as unknown as { connection: WorkersSocket }).connection = socket;
-  (req as unknown as { _read: typeof readFromSocket })._read = readFromSocket;
+  // `connection` is workerd's setter of the request's socket.
+  Object.assign(req, { connection: socket, _read: readFromSocket });
   req.setTimeout = setTimeoutOnSocket;
 }
 
 /** node's `req.setTimeout()` and `res.setTimeout()`: the listener, and the socket's timer (workerd's only keep the listener). */
 function setTimeoutOnSocket<T extends IncomingMessage | ServerResponse>(this: T, ms: number, callback?: () => void): T {
   if (callback !== undefined) this.on('timeout', callback);
-  (this.socket as unknown as { setTimeout(ms: number): void } | null)?.setTimeout(ms);
+  this.socket?.setTimeout(ms);
   return this;
 }
 
 /** node's `detachSocket`, which workerd's ServerResponse refuses. */
 export function detachOnWorkers(res: ServerResponse, socket: WorkersSocket): void {
   socket._httpMessage = null;
-  (res as unknown as WorkerdResponse).socket = null;
+  Object.assign(res, { socket: null });
 }
 
 /** The request's headers as Cloudflare's edge sets them. */
