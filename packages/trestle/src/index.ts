@@ -6,8 +6,12 @@
  * @module trestle
  */
 import { createFramework } from './framework';
+import { installPlatform } from './platforms/install';
 import { v5 } from './generations/v5';
 import type * as T from './types';
+
+// The platform under the app (what it refuses, app.fetch), installed into the core.
+installPlatform();
 
 /**
  * The factory: `trestle()` creates an application, as `express()` does. Its

@@ -6,8 +6,12 @@
  * @module trestle/legacy
  */
 import { createFramework } from './framework';
+import { installPlatform } from './platforms/install';
 import { legacy } from './generations/legacy/index';
 import type * as T from './types';
+
+// The platform under the app (what it refuses, app.fetch), installed into the core.
+installPlatform();
 
 /**
  * The factory with Express 3's behaviour: `trestle()` creates an application

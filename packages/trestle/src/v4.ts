@@ -5,8 +5,12 @@
  * @module trestle/v4
  */
 import { createFramework } from './framework';
+import { installPlatform } from './platforms/install';
 import { v4 } from './generations/v4/index';
 import type * as T from './types';
+
+// The platform under the app (what it refuses, app.fetch), installed into the core.
+installPlatform();
 
 /**
  * The factory with Express 4's behaviour: `trestle()` creates an application

@@ -1,6 +1,6 @@
 // The application prototype: settings, middleware and routing (delegated to
 // the lazily created app router), sub-apps, views and listen.
-import { refuseOnPlatform } from '../platforms/platform';
+import { fetchOnPlatform, refuseOnPlatform } from './platform-seam';
 import * as http from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { finalHandler } from './final-handler';
@@ -152,7 +152,7 @@ export const applicationMembers = {
     this.parent = undefined;
     // Own and bound, so it works unbound: `export default { fetch: app.fetch }`, `Deno.serve(app.fetch)`.
     const app = this;
-    this.fetch = (request: Request, options?: FetchOptions, context?: unknown) => fetchPlatform().fetchApp(app, request, options, context);
+    this.fetch = (request: Request, options?: FetchOptions, context?: unknown) => fetchOnPlatform(app, request, options, context);
     // A mounted app inherits what its parent has, unless it set it itself
     // (its own defaults included, `trust proxy` excepted: see settings.ts).
     this.on('mount', (parent) => {
@@ -346,8 +346,6 @@ function isInstance(instance: object, cls: unknown, proto: object): boolean {
   return instance.constructor === cls && (cls as { prototype: object }).prototype === proto;
 }
 
-/** `app.fetch()`, loaded by its first call: apps served over a socket never load it. */
-const fetchPlatform = lazy(() => require('../platforms/fetch') as typeof import('../platforms/fetch'));
 
 /** The HTTP/2 support, loaded by the first HTTP/2 request (node:http2 takes 6 ms to load). */
 const http2 = lazy(() => require('./http2') as typeof import('./http2'));

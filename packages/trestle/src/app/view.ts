@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { EngineCallback, RenderCallback } from '../types';
 import { createError } from '../errors';
-import { refuseOnPlatform } from '../platforms/platform';
+import { refuseOnPlatform } from './platform-seam';
 
 export interface ViewOptions {
   defaultEngine: string | undefined;

@@ -5,7 +5,7 @@
 //
 // Listeners are module-level functions that find their request through the
 // send stream, so serving a file creates no closures of ours.
-import { refuseOnPlatform } from '../platforms/platform';
+import { refuseOnPlatform } from '../app/platform-seam';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import encodeUrl from 'encodeurl';

@@ -15,7 +15,7 @@ import { type Head, headersOf, type HeadSink, putHead, watchHead } from './fetch
 import { answered, watchLater } from './late-signal';
 import { setPeer } from './peer';
 import { onWorkers } from './platform';
-import { fetchOnWorkers } from './workers';
+import { adoptOnWorkers, adoptRequestOnWorkers, detachOnWorkers, fixedLength, setCloudflare, workersPeer } from './workers';
 
 /** What this needs of an app (its request and response classes, and its entry), without importing the application. */
 interface FetchableApp {
@@ -28,6 +28,13 @@ type Reject = (reason: unknown) => void;
 
 /** node's own flag behind `writableNeedDrain`, found once: a FetchSocket that drains has to clear it as node's server does. */
 const kNeedDrain = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kNeedDrain');
+
+/**
+ * What every Response is made with on this runtime. On Workers, a body the
+ * app encoded (compression's gzip) is sent as is: workerd would otherwise
+ * encode it again for its Content-Encoding.
+ */
+const RESPONSE_INIT = onWorkers ? { encodeBody: 'manual' } : {};
 
 /** The bodies a `Response` must not have. */
 function bodiless(status: number, method: string): boolean {
@@ -57,6 +64,13 @@ class FetchSocket extends EventEmitter implements HeadSink {
   /** The `Response` once made; before that, the chunks node wrote. */
   response: Response | undefined = undefined;
   chunks: (Buffer | string)[] | null = null;
+  /** The bytes (about: text counted in characters) in `chunks`. */
+  held = 0;
+  /** The idle timeout (setTimeout) in ms, 0 for none, and its timer. */
+  idleMs = 0;
+  idle: ReturnType<typeof setTimeout> | null = null;
+  /** A write answered false: 'drain' is owed when the reader catches up. */
+  needDrain = false;
   controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   scheduled = false;
   /** The callback of the write that scheduled the Response (node's 'finish' after `end(data)`), run in the same tick. */
@@ -83,7 +97,9 @@ class FetchSocket extends EventEmitter implements HeadSink {
   constructor(encrypted: boolean, request: Request, options: FetchOptions | undefined) {
     super();
     this.encrypted = encrypted;
-    setPeer(this, request, options);
+    // On Workers the second argument is the Worker's env, not a peer.
+    if (onWorkers) workersPeer(this, request);
+    else setPeer(this, request, options);
   }
 
   /** node writes the response here: informational heads (before the header is sent) are dropped, the rest kept or streamed. */
@@ -104,6 +120,7 @@ class FetchSocket extends EventEmitter implements HeadSink {
       process.nextTick(settle, this);
     }
     if (callback) process.nextTick(callback);
+    if (this.idle !== null) refreshIdle(this);
     if (!res.headersSent || this.destroyed) return true;
     if (this.unchunker !== null) {
       data = this.unchunker.take(toBytes(data, encoding));
@@ -112,11 +129,22 @@ class FetchSocket extends EventEmitter implements HeadSink {
     if (data.length === 0) return true;
     if (this.controller !== null) {
       this.controller.enqueue(toBytes(data, encoding));
-      return (this.controller.desiredSize ?? 1) > 0;
+      // The body's queue (in bytes) past its high-water mark: node marks the response as needing a drain, which pull() gives.
+      return this.room((this.controller.desiredSize ?? 1) > 0);
     }
     // Text is kept as text (a Response takes a string faster than bytes) when it reads the same in UTF-8.
-    this.chunks?.push(typeof data === 'string' && sameInUtf8(data, encoding) ? data : toBytes(data, encoding));
-    return true;
+    const chunk = typeof data === 'string' && sameInUtf8(data, encoding) ? data : toBytes(data, encoding);
+    if (this.chunks === null) return true;
+    this.chunks.push(chunk);
+    // Before the Response is made, what was written waits here: past the mark, the writer is told to wait for 'drain'.
+    this.held += typeof chunk === 'string' ? chunk.length : chunk.byteLength;
+    return this.room(this.held < this.writableHighWaterMark);
+  }
+
+  /** What write() answers: no room means the writer waits for the 'drain' pull() gives. */
+  room(ok: boolean): boolean {
+    if (!ok) this.needDrain = true;
+    return ok;
   }
 
   get writableCorked(): number {
@@ -143,8 +171,26 @@ class FetchSocket extends EventEmitter implements HeadSink {
     return this;
   }
 
-  setTimeout(): this {
+  /**
+   * As a socket's: after `ms` without reading or writing, 'timeout' (and
+   * `callback`); then, as node's server does, 'timeout' on `req` (while its
+   * body is incomplete) and `res`, and the connection closed if neither had
+   * a listener. 0 turns it off. `res.setTimeout()` and `req.setTimeout()`
+   * come here, as over a socket.
+   */
+  setTimeout(ms: number, callback?: () => void): this {
+    if (callback !== undefined) {
+      if (ms === 0) this.removeListener('timeout', callback);
+      else this.once('timeout', callback);
+    }
+    this.idleMs = ms > 0 && Number.isFinite(ms) ? ms : 0;
+    stopIdle(this);
+    if (this.idleMs > 0 && !this.destroyed) startIdle(this);
     return this;
+  }
+
+  get timeout(): number {
+    return this.idleMs;
   }
 
   setNoDelay(): this {
@@ -171,6 +217,7 @@ class FetchSocket extends EventEmitter implements HeadSink {
   destroy(err?: Error): this {
     if (this.destroyed) return this;
     this.destroyed = true;
+    stopIdle(this);
     // After a finished exchange, the client leaving is nothing the app hears of.
     if (this.res!.writableFinished) return this;
     this.readable = this.writable = false;
@@ -205,6 +252,39 @@ class FetchSocket extends EventEmitter implements HeadSink {
 }
 
 function ignore(): void {}
+
+function startIdle(socket: FetchSocket): void {
+  socket.idle = setTimeout(onIdle, socket.idleMs, socket);
+  // As a socket's timer: it does not keep the process alive.
+  (socket.idle as { unref?: () => void }).unref?.();
+}
+
+function stopIdle(socket: FetchSocket): void {
+  if (socket.idle === null) return;
+  clearTimeout(socket.idle);
+  socket.idle = null;
+}
+
+/** Reading or writing: the idle time starts again (a timer that can be refreshed is, else it is set anew: Deno's and workerd's are numbers). */
+function refreshIdle(socket: FetchSocket): void {
+  const idle = socket.idle as { refresh?: () => unknown } | number | null;
+  if (typeof idle === 'object' && idle !== null && typeof idle.refresh === 'function') idle.refresh();
+  else {
+    stopIdle(socket);
+    startIdle(socket);
+  }
+}
+
+/** The idle time ran out: as node's net.Socket and then its HTTP server. */
+function onIdle(socket: FetchSocket): void {
+  socket.idle = null;
+  if (socket.destroyed || socket.res === undefined || socket.res.writableFinished) return;
+  socket.emit('timeout');
+  const req = socket.req!;
+  const heardByReq = !req.complete && req.emit('timeout', socket);
+  const heardByRes = socket.res.emit('timeout', socket);
+  if (!heardByReq && !heardByRes) socket.destroy();
+}
 
 /** Is `text`, written in `encoding`, the same bytes as in UTF-8 (UTF-8 itself, or ASCII in latin1: Express 5 sends ASCII so)? */
 function sameInUtf8(text: string, encoding: BufferEncoding | null | undefined): boolean {
@@ -253,6 +333,7 @@ async function pump(socket: FetchSocket): Promise<void> {
         req.push(null);
         return;
       }
+      if (socket.idle !== null) refreshIdle(socket);
       if (!req.push(value)) return;
     }
   } catch (err) {
@@ -301,12 +382,13 @@ function answer(socket: FetchSocket): void {
   socket.head ??= headersOf((res as unknown as { _header: string })._header, socket);
   const length = impliedLength(res, socket);
   if (length !== undefined) putHead(socket, 'Content-Length', length);
-  const init = { status, statusText: res.statusMessage, headers: socket.head };
+  const init = { status, statusText: res.statusMessage, headers: socket.head, ...RESPONSE_INIT };
   let body: BodyInit | null = null;
   if (!bodiless(status, req.method!)) {
     const chunks = socket.chunks!;
     if (res.writableFinished || res.writableEnded) body = wholeBody(chunks, socket.typed);
-    else body = new ReadableStream<Uint8Array>(new ResponseSource(socket));
+    else body = new ReadableStream<Uint8Array>(new ResponseSource(socket), byteQueue(socket.writableHighWaterMark));
+    if (onWorkers && body instanceof ReadableStream) body = fixedLength(body, res);
   }
   socket.chunks = null;
   const resolve = socket.resolve!;
@@ -322,6 +404,15 @@ function answer(socket: FetchSocket): void {
   resolve(socket.response);
 }
 
+/** A body queue measured in bytes, so `res.write()` says false once `mark` bytes wait for the reader (a count of chunks would not bound memory). */
+function byteQueue(mark: number): QueuingStrategy<Uint8Array> {
+  return { highWaterMark: mark, size: byteSize };
+}
+
+function byteSize(chunk: Uint8Array): number {
+  return chunk.byteLength;
+}
+
 /** The `Response` body while the app is still writing: chunks as written, node told to wait while the consumer lags. */
 class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
   constructor(private socket: FetchSocket) {}
@@ -332,12 +423,15 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
     socket.controller = controller;
   }
 
+  /** The reader took the queue below its mark: a writer told to wait hears 'drain', as from node's server when a socket drains. */
   pull(): void {
-    const res = this.socket.res as ServerResponse & Record<symbol, unknown>;
-    if (kNeedDrain !== undefined && res[kNeedDrain] === true && !res.writableEnded) {
-      res[kNeedDrain] = false;
-      res.emit('drain');
-    }
+    const socket = this.socket;
+    if (!socket.needDrain) return;
+    socket.needDrain = false;
+    const res = socket.res as ServerResponse & Record<symbol, unknown>;
+    if (res.writableEnded) return;
+    if (kNeedDrain !== undefined) res[kNeedDrain] = false;
+    res.emit('drain');
   }
 
   /** The consumer stopped reading: the client went away. */
@@ -364,6 +458,7 @@ function onFinish(this: ServerResponse): void {
   if (socket === null) return;
   socket.signal?.removeEventListener('abort', socket);
   unwatchLate(socket);
+  stopIdle(socket);
   if (socket.response === undefined && !socket.scheduled) {
     // Nothing was written after the head (a bodiless answer): answer now.
     socket.chunks ??= [];
@@ -375,7 +470,8 @@ function onFinish(this: ServerResponse): void {
   const req = socket.req!;
   // As node's server: a body nobody read is read to the end and dropped.
   if (!req.readableEnded && !(req as unknown as { _consuming: boolean })._consuming) req.resume();
-  this.detachSocket(socket as never);
+  if (onWorkers) detachOnWorkers(this, socket);
+  else this.detachSocket(socket as never);
   process.nextTick(closeResponse, this);
 }
 
@@ -402,19 +498,20 @@ function putHeader(this: IncomingMessage, value: string, name: string): void {
 
 /** `app.fetch(request, options, context)`: the app's answer to `request` as a `Response`. */
 export function fetchApp(app: FetchableApp, request: Request, options?: FetchOptions, context?: unknown): Promise<Response> {
-  // A Worker calls fetch(request, env, ctx).
-  if (onWorkers) return fetchOnWorkers(app, request, options, context);
   const url = request.url;
   const socket = new FetchSocket(url.charCodeAt(4) === 115 /* https: */, request, options);
   const classes = app._classes as unknown as AppClasses;
   const req = new classes.IncomingMessage(socket);
+  if (onWorkers) adoptRequestOnWorkers(req, socket);
   req.httpVersionMajor = 1;
   req.httpVersionMinor = 1;
   req.httpVersion = '1.1';
   req.method = request.method;
   req.url = pathOf(url);
   req.headers = {};
-  if (options?.platform !== undefined) (req as IncomingMessage & { platform: unknown }).platform = options.platform;
+  // A Worker calls fetch(request, env, ctx).
+  if (onWorkers) setCloudflare(req, request, options, context);
+  else if (options?.platform !== undefined) (req as IncomingMessage & { platform: unknown }).platform = options.platform;
   request.headers.forEach(putHeader, req);
   if (req.headers.host === undefined) {
     // A Request made in code often has no Host: the URL's is the one the client would send.
@@ -430,7 +527,8 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
   watchHead(res);
   socket.req = req;
   socket.res = res;
-  res.assignSocket(socket as never);
+  if (onWorkers) adoptOnWorkers(res, socket);
+  else res.assignSocket(socket as never);
   res.on('finish', onFinish);
   const promise = new Promise<Response>((resolve, reject) => {
     socket.resolve = resolve;

@@ -1,7 +1,7 @@
 // res.sendFile and res.download: files streamed by the `send` package, which
 // owns the security-sensitive parts (path traversal, dotfiles, ranges,
 // conditional GET). This file connects its events to the callback or next().
-import { refuseOnPlatform } from '../platforms/platform';
+import { refuseOnPlatform } from '../app/platform-seam';
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 import { isAbsolute, resolve } from 'node:path';
 import onFinished from 'on-finished';

@@ -12,13 +12,15 @@ const logger = require('logline-http');
 function createApp(framework, log, options) {
   const files = !(options && options.noFiles);
   const app = framework();
-  app.set('views', path.join(__dirname, 'views'));
+  // A Worker bundled by wrangler has no __dirname (its views are never read there).
+  app.set('views', path.join(typeof __dirname === 'string' ? __dirname : '/', 'views'));
   app.set('view engine', 'ejs');
   app.use(logger(':method :url :status :res[content-length]', log ? { stream: log } : {}));
   app.use(cookieParser('runtime secret'));
   app.use(framework.json({ limit: '1kb' }));
   app.use(framework.urlencoded({ extended: false, limit: '1kb' }));
   if (files) app.use('/static', framework.static(path.join(__dirname, 'public')));
+  if (options && options.wrapped) wrappedRoutes(app);
 
   app.get('/', (req, res) => res.send('home'));
   app.get('/users/:id/books/:book', (req, res) => res.json({ params: req.params, query: req.query }));
@@ -79,6 +81,53 @@ function streamRoutes(app) {
     res.send('released');
   });
   app.get('/stream/state', (req, res) => res.json(open === null ? null : { closed: open.closed, aborted: open.aborted }));
+}
+
+/**
+ * Middleware that wraps res.write and res.end, for the Workers journey
+ * (test/journeys/workers.test.ts): express-session (which writes all but an
+ * answer's last byte, then ends with it), compression, and a wrapper of its
+ * own that ends a turn later. Loaded only when asked, so the other runtime
+ * tests need none of them.
+ */
+function wrappedRoutes(app) {
+  const session = require('express-session');
+  const compression = require('compression');
+  app.use(session({ secret: 'runtime secret', resave: false, saveUninitialized: false }));
+  app.use(compression({ threshold: 512 }));
+  app.use((req, res, next) => {
+    const write = res.write;
+    const end = res.end;
+    let written = 0;
+    res.write = function (chunk, encoding, callback) {
+      if (chunk) written += Buffer.byteLength(chunk, typeof encoding === 'string' ? encoding : undefined);
+      return write.call(this, chunk, encoding, callback);
+    };
+    res.end = function (chunk, encoding, callback) {
+      const self = this;
+      setTimeout(() => end.call(self, chunk, encoding, callback), 1);
+      return this;
+    };
+    res.on('finish', () => (res.locals.written = written));
+    next();
+  });
+  app.get('/big', (req, res) => res.type('text').send('trestle on workers, '.repeat(400)));
+  app.get('/big/streamed', (req, res) => {
+    res.type('text');
+    for (let i = 0; i < 40; i++) res.write(`line ${i} ${'x'.repeat(80)}\n`);
+    res.end('done\n');
+  });
+  app.get('/session', (req, res) => {
+    req.session.views = (req.session.views || 0) + 1;
+    res.json({ views: req.session.views });
+  });
+  app.post('/created', (req, res) => res.status(201).json({ made: true }));
+  // A declared length, the body written over two turns: a streamed answer that keeps its Content-Length.
+  app.get('/sized', (req, res) => {
+    res.set({ 'Content-Type': 'text/plain', 'Content-Length': '10' });
+    res.write('hello');
+    setTimeout(() => res.end('world'), 5);
+  });
 }
 
 module.exports = createApp;

@@ -32,10 +32,14 @@ export async function bundleWorker(source: string, dir: string): Promise<string>
     bundle: true,
     format: 'esm',
     platform: 'neutral',
-    mainFields: ['main', 'module'],
-    conditions: ['workerd', 'worker'],
+    // As wrangler bundles (esbuild's browser platform): a package's browser build first. depd's is the one a Worker can load
+    // (its node build makes functions from strings, which a Worker refuses), and send 0.19, Express 4's, loads depd.
+    mainFields: ['browser', 'module', 'main'],
+    conditions: ['workerd', 'worker', 'browser'],
     // Modules that name their own directory get the Worker's: it has no other.
     define: { __dirname: '"/bundle"', __filename: '"/bundle/worker.mjs"' },
+    // Cloudflare's own modules (cloudflare:node) are the runtime's.
+    external: ['cloudflare:*'],
     plugins: [nodeModules],
     write: false,
     logLevel: 'silent',

@@ -26,7 +26,11 @@ const WORKER_CASES = CASES.filter((c) => !c.files && c.path !== '/view').map(({ 
   const { host, ...rest } = headers ?? {};
   return { ...c, headers: rest };
 });
-/** workerd sends a streamed body, so without Content-Length (the app's answer set one): Workers' own framing. */
+/**
+ * Content-Length does not come through miniflare's dispatchFetch (a fetch
+ * from Node); test/journeys/workers.test.ts reads workerd over HTTP and
+ * compares it there.
+ */
 const NOT_COMPARED = ['content-length'];
 
 const skip = existsSync(join(BIN, 'workerd')) || process.env.CI === 'true' ? undefined : 'workerd is not installed (npm ci brings it)';

@@ -2,7 +2,7 @@
 // `app.router` that explains its removal, the deprecated `app.del`, the
 // factory's `query()` and `static` as Express 4 exported them, and its
 // getters for the middleware Express 4 stopped bundling.
-import { refuseOnPlatform } from '../../platforms/platform';
+import { refuseOnPlatform } from '../../app/platform-seam';
 import depd from 'depd';
 import type { Server } from 'node:http';
 import { type App, applicationMembers, appRouter, createAppServer, kAppRouter } from '../../app/application';

@@ -6,7 +6,7 @@
 // v5 entry never does.
 /// <reference path="../../types/vendor-content-disposition-v0.d.ts" />
 /// <reference path="../../types/vendor-send-v0.d.ts" />
-import { loadWithoutEval, refuseOnPlatform } from '../../platforms/platform';
+import { refuseOnPlatform } from '../../app/platform-seam';
 import { basename } from 'node:path';
 import { checkHeaders, type HeadersListener, makeFileMembers, passOn, pipeFile, type SendFn } from '../../response/files';
 import type { ResponseState } from '../../response/members';
@@ -16,7 +16,7 @@ import { lazy } from '../../lazy';
 import type { SendFileOptions } from '../../types';
 
 /** send 0.19, Express 4's. */
-export const loadSendV0 = lazy(() => loadWithoutEval(() => require('send-v0') as typeof import('send-v0')));
+export const loadSendV0 = lazy(() => require('send-v0') as typeof import('send-v0'));
 const contentDispositionV0 = lazy(() => require('content-disposition-v0') as typeof import('content-disposition-v0'));
 
 /** Content-Disposition as content-disposition 0.5 writes it, for the last segment of `path`. */
