@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   TRESTLE_ERR_INVALID_SETTING: 'an app setting given a value it cannot take',
   TRESTLE_ERR_INVALID_STATUS_CODE: 'res.status() with a status that is not an integer from 100 to 999',
   TRESTLE_ERR_LAMBDA_EVENT: 'trestle/lambda: the handler was invoked with an event that is not an HTTP event (API Gateway, ALB, function URL)',
+  TRESTLE_ERR_LAMBDA_RESULT_TOO_LARGE: 'trestle/lambda: a buffered answer over Lambda\'s 6 MB result limit (the invocation fails instead of a cut body)',
   TRESTLE_ERR_LAMBDA_STREAMING_UNAVAILABLE: 'trestle/lambda: lambda(app, { streaming: true }) outside Lambda\'s Node.js runtime (no awslambda global)',
   TRESTLE_ERR_MIDDLEWARE_NOT_INSTALLED: 'trestle/legacy: a bundled middleware whose package the app does not have (trestle.session() without express-session)',
   TRESTLE_ERR_MISSING_ARG: 'a required argument is missing',

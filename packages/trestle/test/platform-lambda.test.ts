@@ -5,6 +5,7 @@
 // result read as API Gateway, the ALB or the function URL would read it.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { after, afterEach, describe, test } from 'node:test';
 import compression from 'compression';
 import trestle from 'trestle';
@@ -193,10 +194,9 @@ interface Recorded {
   ended: boolean;
 }
 
-class FakeStream {
+class FakeStream extends EventEmitter {
   writes: string[] = [];
   ended = false;
-  listeners = new Map<string, (() => void)[]>();
   metadata: Recorded['metadata'];
   onWrite: ((chunk: string) => void) | undefined;
   write(chunk: Uint8Array | string): boolean {
@@ -207,12 +207,8 @@ class FakeStream {
   end(): void {
     this.ended = true;
   }
-  once(event: string, listener: () => void): this {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
-    return this;
-  }
   close(): void {
-    for (const listener of this.listeners.get('close') ?? []) listener();
+    this.emit('close');
   }
 }
 

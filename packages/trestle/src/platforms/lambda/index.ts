@@ -50,7 +50,7 @@ export function lambda(app: FetchingApp, options: LambdaOptions = {}): LambdaHan
     const kind = kindOf(event);
     const { request, remoteAddress } = incoming(event, kind, basePath);
     const response = await app.fetch(request, { remoteAddress, platform: platformOf(event, context) });
-    return toResult(response, kind, event, isBinary);
+    return toResult(response, kind, event, isBinary, request);
   };
 }
 

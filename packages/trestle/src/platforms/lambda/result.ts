@@ -3,6 +3,7 @@
 // `multiValueHeaders`; an ALB in the header mode its event came in (a target
 // group without multi-value headers can carry one value per header).
 import { STATUS_CODES } from 'node:http';
+import { createError } from '../../errors';
 import type { BinaryRule } from './binary';
 import type { EventKind } from './events';
 import type { LambdaEvent, LambdaResult, LambdaV1Result } from './types';
@@ -21,8 +22,30 @@ function multiHeaders(response: Response, cookies: string[]): Record<string, str
   return headers;
 }
 
+/** Lambda's limit on a buffered answer: the result as JSON, as the runtime posts it (AWS's "6 MB"). */
+export const MAX_RESULT_BYTES = 6_291_556;
+
+/**
+ * The result, refused when Lambda would refuse it: a clear error (the
+ * invocation fails, API Gateway and ALB answer 502) instead of Lambda's own
+ * or a body cut short. Measured exactly only near the limit: a JSON string
+ * takes at most 6 bytes per character.
+ */
+function withinLimit<R extends LambdaResult>(result: R, method: string, path: string): R {
+  if (result.body.length * 6 < MAX_RESULT_BYTES - 65_536) return result;
+  const size = Buffer.byteLength(JSON.stringify(result));
+  if (size <= MAX_RESULT_BYTES) return result;
+  throw createError(RangeError, 'TRESTLE_ERR_LAMBDA_RESULT_TOO_LARGE',
+    `lambda(): the answer to ${method} ${path} is ${size} bytes as a Lambda result, over Lambda's limit of ${MAX_RESULT_BYTES} for a buffered answer; stream it (lambda(app, { streaming: true })) or send less`);
+}
+
 /** The result for `event`, the body read whole and encoded as text or base64. */
-export async function toResult(response: Response, kind: EventKind, event: LambdaEvent, isBinary: BinaryRule): Promise<LambdaResult> {
+export async function toResult(response: Response, kind: EventKind, event: LambdaEvent, isBinary: BinaryRule, request: Request): Promise<LambdaResult> {
+  const result = await resultOf(response, kind, event, isBinary);
+  return withinLimit(result, request.method, new URL(request.url).pathname);
+}
+
+async function resultOf(response: Response, kind: EventKind, event: LambdaEvent, isBinary: BinaryRule): Promise<LambdaResult> {
   const bytes = new Uint8Array(await response.arrayBuffer());
   const binary = bytes.length > 0 && isBinary(response.headers.get('content-type') ?? '', response.headers, bytes);
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(binary ? 'base64' : 'utf8');

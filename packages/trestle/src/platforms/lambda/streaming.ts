@@ -25,10 +25,19 @@ function metadataOf(response: Response): LambdaStreamMetadata {
   return { statusCode: response.status, headers, cookies: response.headers.getSetCookie() };
 }
 
+/**
+ * Lambda's stream has room again ('drain'), or is gone ('close'). Both
+ * listeners go when either comes: an answer waits thousands of times.
+ */
 function drained(stream: LambdaResponseStream): Promise<void> {
   return new Promise((resolve) => {
-    stream.once('drain', resolve);
-    stream.once('close', resolve);
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
   });
 }
 

@@ -130,7 +130,8 @@ export interface LambdaResponseStream {
   write(chunk: Uint8Array | string): boolean;
   end(): void;
   once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
-  on?(event: 'close' | 'error', listener: () => void): unknown;
+  on(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+  off(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
   destroy?(err?: Error): unknown;
   [key: string]: unknown;
 }
