@@ -9,7 +9,12 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { root } from '../pack';
 
-type Chart = typeof import('../../../../bench/chart.mjs');
+interface ChartData { title: string; frameworks: string[]; scenarios: Array<{ name: string; values: Record<string, number> }> }
+/** What bench/chart.mjs exports (plain JavaScript, so typed here). */
+interface Chart {
+  barChartSvg(data: ChartData): string;
+  chartData(results: unknown, frameworks?: string[]): ChartData;
+}
 const load = () => import(pathToFileURL(join(root, 'bench', 'chart.mjs')).href) as Promise<Chart>;
 
 /** Asserts every tag is closed in order (the SVG has no text that holds '<'). */
