@@ -4,6 +4,7 @@
 // `--node 20,22,24` runs the suite once per Node major and prints them side
 // by side; `--runtime bun|deno` runs its servers on Bun or Deno.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { barChartSvg, chartData } from './chart.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import scenarioData from './scenarios.js';
@@ -61,6 +62,8 @@ function writeResults(file, results, tables) {
   const header = `Run of ${date} (${mode}${seconds ? `, ${seconds}s` : ''}): servers on ${runtime}, ${cpu}; ${toolsUsed(results)}; ` +
     `warm-up ${warmup}s, median of ${rounds} round(s) of ${duration}s; ${placement}.`;
   writeFileSync(file.replace(/(\.json)?$/, '.md'), [header, ...tables].join('\n\n') + '\n');
+  // The same comparison as a chart (trestle, Express 5, Fastify): the one docs/PERFORMANCE.md shows.
+  writeFileSync(file.replace(/(\.json)?$/, '.svg'), barChartSvg(chartData(results)));
 }
 
 // Per row: warm-up, rounds (wrk counts whole seconds) with ROUND_SLACK each,

@@ -1,5 +1,6 @@
-// The example `npm start` serves: a small bookshelf API with routers, route
-// parameters, a param trigger, an error handler and request logging.
+// The example `npm start` serves: the README's two routes (/users/:id and
+// POST /echo), then a small bookshelf API with routers, route parameters, a
+// param trigger, an error handler and request logging.
 'use strict';
 const trestle = require('trestle');
 const logger = require('logline-http');
@@ -12,10 +13,16 @@ const books = new Map([
 function createApp() {
   const app = trestle();
   app.use(logger('dev'));
+  app.use(trestle.json());
+
+  // The README's snippet.
+  app.get('/users/:id', (req, res) => res.json({ id: req.params.id }));
+  app.post('/echo', (req, res) => res.status(201).send(req.body));
 
   app.get('/', (req, res) => {
     res.type('html').send(
       '<h1>Trestle example</h1><ul>' +
+        '<li><a href="/users/7">GET /users/7</a></li>' +
         '<li><a href="/books">GET /books</a></li>' +
         '<li><a href="/books/1">GET /books/1</a></li>' +
         '<li><a href="/books/99">GET /books/99</a> (404 from a param trigger)</li>' +

@@ -3,7 +3,10 @@
 // deadlines with req.signal passed on, server limits, and a graceful
 // shutdown on SIGTERM/SIGINT (a second signal ends the process at once).
 //
-//   PORT=3000 LOG_FILE=access.log node examples/production.js
+//   NODE_ENV=production PORT=3000 LOG_FILE=access.log node examples/production.js
+//
+// NODE_ENV=production is what makes it a production app: without it, JSON is
+// indented and the default error page shows stack traces.
 'use strict';
 const fs = require('node:fs');
 const { setTimeout: sleep } = require('node:timers/promises');

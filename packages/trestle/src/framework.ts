@@ -117,7 +117,7 @@ export function createFramework(profile: Profile): Framework {
   framework.Route = routeClass(profile.router);
   const { wrap } = profile.bodyParsers;
   framework.json = wrap(json);
-  framework.urlencoded = wrap(createUrlencoded(profile.bodyParsers.urlencoded));
+  framework.urlencoded = createUrlencoded(profile.bodyParsers.urlencoded, wrap);
   framework.raw = wrap(raw);
   framework.text = wrap(text);
   framework.static = serveStatic;

@@ -38,10 +38,27 @@ function positive(value: unknown, fallback: number, name: string, allowZero: boo
   return Number.isFinite(Number(n)) ? Math.trunc(Number(n)) : Infinity;
 }
 
-export function createUrlencoded(defaults: UrlencodedDefaults) {
+type Urlencoded = (options?: UrlencodedOptions | null) => ReturnType<typeof createParser>;
+
+/**
+ * `urlencoded()` of a generation; `wrap` is the generation's wrapper of body
+ * parsers. The warning is printed here, in the function the app calls: depd
+ * names the first caller outside the file that printed it, and a wrapper
+ * between this file and the app would be named in the app's place.
+ */
+export function createUrlencoded(defaults: UrlencodedDefaults, wrap: <F extends Urlencoded>(make: F) => F = (make) => make): Urlencoded {
+  const make = wrap(parserFor(defaults));
+  if (defaults.deprecation === undefined) return make;
+  const warning = defaults.deprecation;
+  return function urlencoded(options?: UrlencodedOptions | null) {
+    if (optionsObject(options).extended === undefined) deprecate(warning);
+    return make(options);
+  };
+}
+
+function parserFor(defaults: UrlencodedDefaults): Urlencoded {
   return function urlencoded(options?: UrlencodedOptions | null): ReturnType<typeof createParser> {
     const opts = optionsObject(options);
-    if (opts.extended === undefined && defaults.deprecation !== undefined) deprecate(defaults.deprecation);
     const extended = opts.extended === undefined ? defaults.extended : Boolean(opts.extended);
     const parameterLimit = positive(opts.parameterLimit, 1000, 'parameterLimit', false);
     const depth = extended ? positive(opts.depth, 32, 'depth', true) : 0;

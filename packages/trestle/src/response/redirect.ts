@@ -41,8 +41,10 @@ function redirectBody(res: ResponseState, status: number, location: string, page
  * browsers with `page` (generations before v5 send a shorter page) in
  * `charset` (Express 3 wrote it `UTF-8`); the text answer names the location
  * as `textHref` gives it (Express 3 passed its unencoded Location through `encodeURI`).
+ * Only Express 5 warns of a missing or non-string url (`warns`): Express 4 and 3 print nothing,
+ * and their wrappers would stand where depd names the app's call.
  */
-export function makeRedirect(page: RedirectPage, charset = 'utf-8', textHref: (location: string) => string = asIs): (this: ResponseState, url: unknown, target?: unknown) => void {
+export function makeRedirect(page: RedirectPage, charset = 'utf-8', textHref: (location: string) => string = asIs, warns = false): (this: ResponseState, url: unknown, target?: unknown) => void {
   return function redirect(this: ResponseState, url: unknown, target?: unknown): void {
     let address = url;
     let status = 302 as number;
@@ -50,9 +52,11 @@ export function makeRedirect(page: RedirectPage, charset = 'utf-8', textHref: (l
       status = url as number;
       address = target;
     }
-    if (!address) deprecate('res.redirect(undefined): Provide a url argument');
-    if (typeof address !== 'string') deprecate('res.redirect(url): Url must be a string');
-    if (typeof status !== 'number') deprecate('res.redirect(status, url): Status must be a number');
+    if (warns) {
+      if (!address) deprecate('res.redirect(undefined): Provide a url argument');
+      if (typeof address !== 'string') deprecate('res.redirect(url): Url must be a string');
+      if (typeof status !== 'number') deprecate('res.redirect(status, url): Status must be a number');
+    }
     // Through location(), so a generation that answers it differently redirects the same way.
     this.location(address as string);
     const location = String(this.getHeader('Location'));
@@ -79,5 +83,5 @@ export const redirectMembers = {
    * `redirect(url)` or `redirect(status, url)`, 302 by default. The body says
    * where to go, as text or HTML (escaped) per the Accept header, or is empty.
    */
-  redirect: makeRedirect(v5Page),
+  redirect: makeRedirect(v5Page, 'utf-8', asIs, true),
 };
