@@ -69,6 +69,6 @@ app.post('/bad', trestle.validate({ body: z.object({ name: z.string() }) }), (re
 const check = trestle.validate({ body: z.object({ a: z.string() }) });
 expectType<{ body: z.ZodObject<{ a: z.ZodString }> }>()(check.schemas);
 app.get('/d', trestle.describe({ summary: 'Read', tags: ['t'], responses: { 200: { description: 'OK' } } }), (_req, res) => res.end());
-const listed = trestle.routes(app);
+const listed: trestle.RouteInfo[] = trestle.routes(app);
 expectType<string>()(listed[0]!.path);
 expectType<'3.1.0'>()(trestle.openapi(app, { info: { title: 'T', version: '1' } }).openapi);
