@@ -4,7 +4,6 @@
 // with its field's path, through next(err) so the app's handler can answer.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type } from 'arktype';
 import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
@@ -31,32 +30,39 @@ async function ask(app: unknown, method: string, path: string, headers: Record<s
   }
 }
 
-/** The same user schema in three libraries: `name` a string, `age` a number coerced from text where the library can. */
-const LIBRARIES = {
-  zod: {
+// arktype is an ES module only: loaded as one.
+const arktype = import('arktype');
+
+/** The same schemas in three libraries: `id` and `limit` numbers coerced from text, `name` a non-empty string. */
+const LIBRARIES: Record<string, () => Promise<Record<'body' | 'query' | 'params' | 'headers', trestle.ValidateSchemas['body']>>> = {
+  zod: async () => ({
     body: z.object({ name: z.string().min(1), tags: z.array(z.string()).default([]) }),
     query: z.object({ limit: z.coerce.number().int().max(100), q: z.string().optional() }),
     params: z.object({ id: z.coerce.number().int() }),
     headers: z.object({ 'x-api-key': z.string().min(3) }),
-  },
-  valibot: {
+  }),
+  valibot: async () => ({
     body: v.object({ name: v.pipe(v.string(), v.minLength(1)), tags: v.optional(v.array(v.string()), []) }),
     query: v.object({ limit: v.pipe(v.string(), v.transform(Number), v.integer(), v.maxValue(100)), q: v.optional(v.string()) }),
     params: v.object({ id: v.pipe(v.string(), v.transform(Number), v.integer()) }),
     headers: v.object({ 'x-api-key': v.pipe(v.string(), v.minLength(3)) }),
-  },
-  arktype: {
-    body: type({ name: 'string > 0', 'tags?': 'string[]' }),
-    query: type({ limit: type('string.integer.parse').to('number <= 100'), 'q?': 'string' }),
-    params: type({ id: 'string.integer.parse' }),
-    headers: type({ 'x-api-key': 'string >= 3' }),
+  }),
+  arktype: async () => {
+    const { type } = await arktype;
+    return {
+      body: type({ name: 'string > 0', 'tags?': 'string[]' }),
+      query: type({ limit: type('string.integer.parse').to('number <= 100'), 'q?': 'string' }),
+      params: type({ id: 'string.integer.parse' }),
+      headers: type({ 'x-api-key': 'string >= 3' }),
+    };
   },
 };
 
 for (const [entryName, entry] of ENTRIES) {
   describe(`trestle.validate (${entryName})`, () => {
-    for (const [library, schemas] of Object.entries(LIBRARIES)) {
-      const build = () => {
+    for (const [library, make] of Object.entries(LIBRARIES)) {
+      const build = async () => {
+        const schemas = await make();
         const app = entry();
         app.use(entry.json());
         app.post('/users/:id', entry.validate(schemas), (req, res) => {
@@ -67,7 +73,7 @@ for (const [entryName, entry] of ENTRIES) {
       };
 
       test(`${library}: a valid request reaches the handler with the validated and coerced values`, async () => {
-        const res = await ask(build(), 'POST', '/users/42?limit=10&q=ann', { ...JSON_TYPE, 'x-api-key': 'secret' }, JSON.stringify({ name: 'Ann', extra: true }));
+        const res = await ask(await build(), 'POST', '/users/42?limit=10&q=ann', { ...JSON_TYPE, 'x-api-key': 'secret' }, JSON.stringify({ name: 'Ann', extra: true }));
         assert.equal(res.status, 200, res.body);
         const out = res.json!;
         assert.deepEqual(out.params, { id: 42 });
@@ -78,7 +84,7 @@ for (const [entryName, entry] of ENTRIES) {
       });
 
       test(`${library}: an invalid request is a 400 whose JSON lists every problem with the path of its field`, async () => {
-        const res = await ask(build(), 'POST', '/users/abc?limit=500', { ...JSON_TYPE, 'x-api-key': 'x' }, JSON.stringify({ name: '', tags: ['ok', 7] }));
+        const res = await ask(await build(), 'POST', '/users/abc?limit=500', { ...JSON_TYPE, 'x-api-key': 'x' }, JSON.stringify({ name: '', tags: ['ok', 7] }));
         assert.equal(res.status, 400);
         assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
         const body = res.json as { code: string; error: string; message: string; issues: Array<{ in: string; path: Array<string | number>; message: string }> };
