@@ -52,28 +52,13 @@ export function translatePath(parts: Array<string | RegExp>, syntax: 'v5' | 'v4'
   return { paths: [...paths.values()] };
 }
 
-/** A mount's pieces then a route's, with one '/' where they meet; '/' alone adds nothing under a mount. */
+/** A mount's pieces then a route's, the texts where they meet merged with one '/'. */
 function joinPieces(head: Variant, tail: Variant): Variant {
-  if (head.length === 0) return tail;
-  const last = head[head.length - 1]!;
+  const last = head[head.length - 1];
   const first = tail[0];
-  if (first !== undefined && 'text' in first && 'text' in last) {
-    let text = first.text;
-    if (last.text.endsWith('/') && text.startsWith('/')) text = text.slice(1);
-    const merged = [...head.slice(0, -1), { text: last.text + text }, ...tail.slice(1)];
-    return trimSlash(merged);
-  }
-  return trimSlash([...head, ...tail]);
-}
-
-/** `/api` + `/` is `/api`: a trailing '/' after a mount path is the same route (without strict routing). */
-function trimSlash(variant: Variant): Variant {
-  const last = variant[variant.length - 1];
-  if (variant.length > 1 && last !== undefined && 'text' in last && last.text.endsWith('/') && last.text.length > 1) {
-    return [...variant.slice(0, -1), { text: last.text.slice(0, -1) }];
-  }
-  if (variant.length > 1 && last !== undefined && 'text' in last && last.text === '/') return variant.slice(0, -1);
-  return variant;
+  if (last === undefined || first === undefined || !('text' in first) || !('text' in last)) return [...head, ...tail];
+  const text = last.text.endsWith('/') && first.text.startsWith('/') ? first.text.slice(1) : first.text;
+  return [...head.slice(0, -1), { text: last.text + text }, ...tail.slice(1)];
 }
 
 function render(variant: Variant): OpenApiPath | { reason: string } {
@@ -89,8 +74,9 @@ function render(variant: Variant): OpenApiPath | { reason: string } {
       params.push({ name: piece.name, wildcard: piece.wildcard });
     }
   }
-  if (path === '') path = '/';
   if (!path.startsWith('/')) path = '/' + path;
+  // Without strict routing `/users/` is `/users` (and a route '/' under a mount is the mount path).
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   return { path, params };
 }
 

@@ -156,6 +156,7 @@ export function openapi(app: unknown, options: OpenApiOptions): OpenApiDocument 
     }
     const { ops, missing } = operationsOf(route);
     if (missing.length !== 0) unlisted.push({ methods: missing, path: route.path, reason: 'OpenAPI 3.1 has no operation for the method' });
+    if (ops.length === 0) continue;
     for (const path of translation.paths) {
       const item = (doc.paths[path.path] ??= {});
       for (const op of ops) {
