@@ -134,7 +134,7 @@ declare namespace trestle {
   export type ValidationIssue = T.ValidationIssue;
   /** What `trestle.describe()` says of a route for OpenAPI: summary, tags, responses. */
   export type RouteDescription = T.RouteDescription;
-  /** The options of `trestle.openapi(app, options)`, and the document it builds. */
+  /** The options of `trestle.openapi(app, options)`. */
   export type OpenApiOptions = T.OpenApiOptions;
   /** The OpenAPI 3.1 document `trestle.openapi()` builds. */
   export type OpenApiDocument = T.OpenApiDocument;

@@ -64,12 +64,13 @@ function read(req: ValidatedRequest, part: Part): unknown {
  * middleware read them) and the validated ones are in `req.validated.headers`.
  */
 function store(req: ValidatedRequest, parts: readonly Part[], results: Result[]): void {
-  const validated: Record<string, unknown> = { ...req.validated };
-  parts.forEach((part, i) => {
+  const validated: Record<string, unknown> = req.validated === undefined ? {} : { ...req.validated };
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
     const value = (results[i] as { value: unknown }).value;
     validated[part] = value;
     if (part !== 'headers') req[part] = value;
-  });
+  }
   req.validated = validated;
 }
 
@@ -91,22 +92,27 @@ export function validate<S extends ValidateSchemas>(schemas: S, options: Validat
   const checks = parts.map((part) => schemas[part]!['~standard']);
 
   const finish = (req: ValidatedRequest, next: Next, results: Result[]): void => {
-    const issues = problems(parts, results);
-    if (issues.length !== 0) return next(validationError(issues));
+    for (const result of results) if (result.issues !== undefined) return next(validationError(problems(parts, results)));
     store(req, parts, results);
     next();
   };
 
+  // Plain loops, no closures per request: this runs on every request of a validated route.
   const middleware = function validate(req: ValidatedRequest, _res: ServerResponse, next: Next): void {
-    let results: Array<Result | Promise<Result>>;
+    const results: Array<Result | Promise<Result>> = new Array<Result>(checks.length);
+    let pending = false;
     try {
-      results = checks.map((check, i) => check.validate(read(req, parts[i]!)));
+      for (let i = 0; i < checks.length; i++) {
+        const result = checks[i]!.validate(read(req, parts[i]!));
+        if (isPromise(result)) pending = true;
+        results[i] = result;
+      }
     } catch (err) {
       next(err);
       return;
     }
     // Synchronous schemas answer in this tick; a library that answers with a promise costs one.
-    if (!results.some(isPromise)) finish(req, next, results as Result[]);
+    if (!pending) finish(req, next, results as Result[]);
     else Promise.all(results).then((settled) => finish(req, next, settled), next);
   };
   mark(middleware, kValidate, schemas);

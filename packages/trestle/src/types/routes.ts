@@ -47,6 +47,24 @@ export interface OpenApiInfo {
   [extension: string]: unknown;
 }
 
+/** A server of the API, as OpenAPI's `servers` lists it. */
+export interface OpenApiServer {
+  /** Its URL (relative to the document's, or absolute). */
+  url: string;
+  /** What it is. */
+  description?: string;
+}
+
+/** A route the document could not hold, listed under `x-trestle-unlisted`. */
+export interface UnlistedRoute {
+  /** Its methods (only those OpenAPI has no operation for, when that is the reason). */
+  methods: string[];
+  /** Its full path, as `trestle.routes()` shows it. */
+  path: string;
+  /** Why OpenAPI cannot express it. */
+  reason: string;
+}
+
 /** A JSON Schema, as the schema libraries write it. */
 export type JsonSchema = Record<string, unknown>;
 
@@ -55,7 +73,7 @@ export interface OpenApiOptions {
   /** The document's `info`: `title` and `version` at least. */
   info: OpenApiInfo;
   /** The document's `servers` (`[{ url: 'https://api.example.com' }]`). */
-  servers?: Array<{ url: string; description?: string }>;
+  servers?: OpenApiServer[];
   /**
    * Turns a schema into JSON Schema when it does not say itself (Standard
    * JSON Schema's `~standard.jsonSchema`, zod's `toJSONSchema()`, arktype's
@@ -70,11 +88,15 @@ export interface OpenApiOptions {
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export interface OpenApiDocument {
+  /** The version of OpenAPI: 3.1.0. */
   openapi: '3.1.0';
+  /** The `info` given. */
   info: OpenApiInfo;
+  /** The operations, by OpenAPI path then method. */
   paths: Record<string, Record<string, unknown>>;
-  /** Routes whose paths OpenAPI cannot express, with why: `x-trestle-unlisted`. */
-  'x-trestle-unlisted'?: Array<{ methods: string[]; path: string; reason: string }>;
+  /** Routes OpenAPI cannot express (a regular-expression path, a method it has no operation for), with why. */
+  'x-trestle-unlisted'?: UnlistedRoute[];
+  /** `servers`, and what `extra` added. */
   [member: string]: unknown;
 }
 

@@ -7,16 +7,44 @@ import type { Generation, LocalsRecord, RequestOf, ResponseOf } from './generati
 import type { HandlerResult, NextFunction } from './handlers';
 import type { ParsedQs } from './params';
 
+/** A step of an issue's path given as an object (valibot does). */
+export interface StandardPathSegment {
+  /** The key of the step. */
+  readonly key: PropertyKey;
+}
+
 /** One problem a schema found: what it says, and where (keys from the part's root). */
 export interface StandardIssue {
   /** The library's message. */
   readonly message: string;
   /** The keys down to the value in question; a library may give each as `{ key }`. */
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+  readonly path?: ReadonlyArray<PropertyKey | StandardPathSegment> | undefined;
+}
+
+/** A value a schema accepted. */
+export interface StandardSuccess<Output> {
+  /** The value, as the schema gives it back (coerced, defaults filled in). */
+  readonly value: Output;
+  /** None. */
+  readonly issues?: undefined;
+}
+
+/** A value a schema refused. */
+export interface StandardFailure {
+  /** The problems. */
+  readonly issues: ReadonlyArray<StandardIssue>;
 }
 
 /** What a Standard Schema's `validate` returns: the (coerced) value, or the problems. */
-export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
+export type StandardResult<Output> = StandardSuccess<Output> | StandardFailure;
+
+/** The types a Standard Schema declares (at the type level only). */
+export interface StandardTypes<Input, Output> {
+  /** What it takes. */
+  readonly input: Input;
+  /** What it gives back. */
+  readonly output: Output;
+}
 
 /**
  * A schema of any library implementing Standard Schema v1 (standardschema.dev):
@@ -32,7 +60,7 @@ export interface StandardSchema<Input = unknown, Output = Input> {
     /** Checks a value; may answer with a promise. */
     readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
     /** The input and output types (at the type level only). */
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly types?: StandardTypes<Input, Output> | undefined;
   };
 }
 
@@ -49,11 +77,7 @@ export interface ValidateSchemas {
 }
 
 /** The output type of schema `S`, or `Fallback` when `S` is not one. */
-export type SchemaOutput<S, Fallback = unknown> = S extends { readonly '~standard': { readonly types?: infer T } }
-  ? NonNullable<T> extends { readonly output: infer O }
-    ? O
-    : Fallback
-  : Fallback;
+export type SchemaOutput<S, Fallback = unknown> = S extends StandardSchema<unknown, infer O> ? O : Fallback;
 
 /** The output of the schema of `Part` in `S`, or `Fallback` when `S` has none. */
 export type PartOutput<S, Part extends keyof ValidateSchemas, Fallback> = S extends { readonly [K in Part]: infer PS } ? SchemaOutput<PS, Fallback> : Fallback;

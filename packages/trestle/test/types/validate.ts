@@ -72,3 +72,9 @@ app.get('/d', trestle.describe({ summary: 'Read', tags: ['t'], responses: { 200:
 const listed: trestle.RouteInfo[] = trestle.routes(app);
 expectType<string>()(listed[0]!.path);
 expectType<'3.1.0'>()(trestle.openapi(app, { info: { title: 'T', version: '1' } }).openapi);
+
+// Not right after the path: the route method's type arguments give the output type (docs/routes.md).
+const NewUser = z.object({ name: z.string() });
+app.post<'/users', trestle.ParamsDictionary, unknown, z.infer<typeof NewUser>>('/users', trestle.json(), trestle.validate({ body: NewUser }), (req) => {
+  expectType<string>()(req.body.name);
+});
