@@ -99,6 +99,42 @@ describe('trestle.openapi (v5)', () => {
     assert.match(String((files.parameters![0] as { description?: string }).description), /'\/'/);
   });
 
+  test("validate(schemas, { describe }), a router's validate() for the routes after it, plain JSON Schema responses, extra and exclude", async () => {
+    const app = trestle();
+    const admin = trestle.Router();
+    admin.get('/open', (_req, res) => res.end());
+    admin.use(trestle.validate({ headers: z.object({ 'x-admin-token': z.string() }) }));
+    admin.get(
+      '/stats',
+      trestle.validate({ query: z.object({ day: z.string() }) }, { describe: { operationId: 'getStats', deprecated: true, responses: { 200: { description: 'Stats', schema: { type: 'object', properties: { hits: { type: 'integer' } } } } }, extra: { 'x-owner': 'ops' } } }),
+      (_req, res) => res.json({ hits: 1 }),
+    );
+    app.use('/admin', admin);
+    app.get('/skip', (_req, res) => res.end());
+    app.get('/openapi.json', (_req, res) => res.json(trestle.openapi(app, { info: INFO, servers: [{ url: 'https://api.example.com' }], extra: { tags: [{ name: 'ops' }] }, exclude: (r) => r.path === '/skip' })));
+    const doc = await served(app);
+    assert.deepEqual(Object.keys(doc.paths), ['/admin/open', '/admin/stats', '/openapi.json']);
+    assert.deepEqual(doc.servers, [{ url: 'https://api.example.com' }]);
+    assert.deepEqual(doc.tags, [{ name: 'ops' }]);
+    // The router's header check applies to /stats (after it), not to /open (before it).
+    assert.equal(op(doc, '/admin/open', 'get').parameters, undefined);
+    const stats = op(doc, '/admin/stats', 'get') as Operation & { operationId?: string; deprecated?: boolean; 'x-owner'?: string };
+    assert.deepEqual(stats.parameters!.map((p) => [p.name, p.in]), [['day', 'query'], ['x-admin-token', 'header']]);
+    assert.equal(stats.operationId, 'getStats');
+    assert.equal(stats.deprecated, true);
+    assert.equal(stats['x-owner'], 'ops');
+    assert.deepEqual(stats.responses['200']!.content!['application/json']!.schema, { type: 'object', properties: { hits: { type: 'integer' } } });
+    // And the router's validate() really runs for /stats.
+    const server = await serve(app as never);
+    try {
+      assert.equal((await rawRequest(server.port, 'GET', '/admin/stats?day=mon')).status, 400);
+      assert.equal((await rawRequest(server.port, 'GET', '/admin/stats?day=mon', { 'x-admin-token': 't' })).status, 200);
+      assert.equal((await rawRequest(server.port, 'GET', '/admin/open')).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('openapi() wants info with a title and a version', () => {
     assert.throws(() => trestle.openapi(trestle(), {} as never), { code: 'TRESTLE_ERR_INVALID_ARG_TYPE' });
   });
