@@ -112,6 +112,29 @@ describe('trestle.routes (v5)', () => {
     assert.deepEqual(trestle.routes(trestle()), []);
   });
 
+  test('a router mounted on several paths is listed under each; a mounted app inside a mounted app has both mount paths', async () => {
+    const app = trestle();
+    const shared = trestle.Router();
+    shared.get('/info', function info(req, res) {
+      res.send(req.baseUrl);
+    });
+    app.use(['/v1', '/v2'], shared);
+    const outer = trestle();
+    const inner = trestle();
+    inner.put('/deep/:key', function deep(req, res) {
+      res.send(req.params.key);
+    });
+    outer.use('/inner', inner);
+    app.use('/outer', outer);
+    assert.deepEqual(summary(trestle.routes(app)), [
+      ['GET', '/v1/info', [], ['info'], true],
+      ['GET', '/v2/info', [], ['info'], true],
+      ['PUT', '/outer/inner/deep/:key', ['key'], ['deep'], true],
+    ]);
+    assert.equal(await answers(app, 'GET', '/v2/info'), '/v2');
+    assert.equal(await answers(app, 'PUT', '/outer/inner/deep/k1'), 'k1');
+  });
+
   test('stays true when the stack is spliced at run time: the listing and the answers change together', async () => {
     const app = build();
     const stack = app.router.stack;
