@@ -11,11 +11,17 @@ import * as v from 'valibot';
 import * as z from 'zod';
 import { rawRequest, serve } from '../helpers';
 
-type Entry = typeof trestle;
+/** What the tests use of each entry; its handlers are typed with trestle's request and response. */
+interface Entry {
+  (): { use(...handlers: unknown[]): unknown; post(path: string, ...handlers: unknown[]): unknown };
+  json(): unknown;
+  validate: typeof trestle.validate;
+}
+type Req = trestle.Request & { validated: Record<string, Record<string, unknown>> };
 const ENTRIES: Array<[string, Entry]> = [
   ['trestle', trestle],
-  ['trestle/v4', trestleV4 as unknown as Entry],
-  ['trestle/legacy', trestleLegacy as unknown as Entry],
+  ['trestle/v4', trestleV4],
+  ['trestle/legacy', trestleLegacy],
 ];
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -65,9 +71,8 @@ for (const [entryName, entry] of ENTRIES) {
         const schemas = await make();
         const app = entry();
         app.use(entry.json());
-        app.post('/users/:id', entry.validate(schemas), (req, res) => {
-          const r = req as unknown as { validated: Record<string, unknown> };
-          res.json({ params: req.params, query: req.query, body: req.body, header: (r.validated.headers as Record<string, unknown>)['x-api-key'], rawHeader: req.headers['x-api-key'] });
+        app.post('/users/:id', entry.validate(schemas), (req: Req, res: trestle.Response) => {
+          res.json({ params: req.params, query: req.query, body: req.body, header: req.validated.headers!['x-api-key'], rawHeader: req.headers['x-api-key'] });
         });
         return app;
       };
@@ -102,7 +107,7 @@ for (const [entryName, entry] of ENTRIES) {
     test("the app's own error handler gets the error (code, status, issues) and shapes the answer", async () => {
       const app = entry();
       app.use(entry.json());
-      app.post('/items', entry.validate({ body: z.object({ price: z.number().positive() }) }), (_req, res) => {
+      app.post('/items', entry.validate({ body: z.object({ price: z.number().positive() }) }), (_req: Req, res: trestle.Response) => {
         res.send('never');
       });
       app.use((err: { code?: string; status?: number; issues?: Array<{ path: unknown[] }> }, _req: unknown, res: { status(n: number): { json(v: unknown): void } }, _next: unknown) => {
