@@ -79,6 +79,12 @@ export const names = [
   { name: 'ShutdownSignalsOptions', doc: 'The options of `trestle.shutdownOnSignals()`: the shutdown\'s, and `signals`, `onReport`, `exit`.', target: 'T.ShutdownSignalsOptions' },
   { name: 'DeadlineOptions', doc: 'The options of `trestle.deadline()`: `cutStreaming`.', target: 'T.DeadlineOptions' },
   { name: 'ServerLimits', doc: 'Limits of node\'s HTTP server: `keepAliveTimeout`, `headersTimeout`, `requestTimeout`, `maxHeaderSize`, `maxHeadersCount`.', target: 'T.ServerLimits' },
+  { name: 'RouteInfo', doc: 'One route as `trestle.routes(app)` lists it (docs/routes.md).', target: 'T.RouteInfo' },
+  { name: 'ValidateSchemas', doc: 'The schemas of `trestle.validate({ params, query, body, headers })`: any Standard Schema.', target: 'T.ValidateSchemas' },
+  { name: 'ValidationIssue', doc: "One problem of an invalid request, as `trestle.validate()`'s 400 lists it.", target: 'T.ValidationIssue' },
+  { name: 'RouteDescription', doc: 'What `trestle.describe()` says of a route for OpenAPI: summary, tags, responses.', target: 'T.RouteDescription' },
+  { name: 'OpenApiOptions', doc: 'The options of `trestle.openapi(app, options)`.', target: 'T.OpenApiOptions' },
+  { name: 'OpenApiDocument', doc: 'The OpenAPI 3.1 document `trestle.openapi()` builds.', target: 'T.OpenApiDocument' },
   { name: 'AcceptedType', doc: 'An entry of `req.accepted`: a media type read apart.', target: { legacy: 'T.AcceptedType' } },
   { name: 'LegacyBodyParserOptions', doc: 'The options of `trestle.bodyParser()`.', target: { legacy: 'T.LegacyBodyParserOptions' } },
 ];

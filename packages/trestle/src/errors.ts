@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   TRESTLE_ERR_DEADLINE_EXCEEDED: '503: a request deadline passed before the answer started',
   TRESTLE_ERR_NOT_ACCEPTABLE: '406: res.format() has nothing the client accepts',
   TRESTLE_ERR_PARAM_DECODE_FAILED: '400: a route parameter with malformed percent-encoding',
+  TRESTLE_ERR_VALIDATION_FAILED: '400: trestle.validate() found the request\'s params, query, body or headers invalid',
   // Programmer errors, thrown at the call.
   TRESTLE_ERR_COOKIE_SECRET_REQUIRED: 'a signed cookie without a cookieParser secret',
   TRESTLE_ERR_INVALID_ARG_TYPE: 'an argument of the wrong type',
@@ -75,6 +76,25 @@ export interface HttpErrorFields {
 }
 
 export type HttpError = Error & HttpErrorFields;
+
+/**
+ * An HTTP error may carry the answer the final handler sends for it in
+ * place of its HTML page (trestle.validate()'s JSON list of problems): an
+ * app's own error handler still sees the error first and may answer otherwise.
+ */
+export const kErrorAnswer = Symbol.for('trestle.errorAnswer');
+
+/** What `err[kErrorAnswer]` holds: a media type and a body. */
+export interface ErrorAnswer {
+  type: string;
+  body: string;
+}
+
+/** The answer an error carries for the final handler, if any. */
+export function errorAnswer(err: unknown): ErrorAnswer | undefined {
+  const answer = (err as { [kErrorAnswer]?: unknown } | null | undefined)?.[kErrorAnswer] as ErrorAnswer | undefined;
+  return answer !== undefined && typeof answer.type === 'string' && typeof answer.body === 'string' ? answer : undefined;
+}
 
 type ErrorClass = new (message: string) => Error;
 

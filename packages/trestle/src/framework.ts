@@ -17,11 +17,26 @@ import { serveStatic } from './middleware/static';
 import { text } from './middleware/text';
 import { createUrlencoded } from './middleware/urlencoded';
 import type { Profile } from './generations/profile';
+import type { OpenApiOptions } from './types/routes';
+import type { RouteDescription, ValidateOptions, ValidateSchemas } from './types/validate';
 import { announceStandIn } from './observability/orchestrion';
 import { requestMembers } from './request/properties';
 import { responseMembers } from './response/members';
 import { type RouterFactory, routerFactory } from './router/factory';
 import { type Route, routeClass } from './router/route';
+import { lazy } from './lazy';
+
+// trestle.routes, validate, describe and openapi: loaded on first call (an app that uses none pays nothing).
+const routeList = lazy(() => require('./routes/list') as typeof import('./routes/list'));
+const routeValidate = lazy(() => require('./routes/validate') as typeof import('./routes/validate'));
+const routeDescribe = lazy(() => require('./routes/describe') as typeof import('./routes/describe'));
+const routeOpenapi = lazy(() => require('./routes/openapi') as typeof import('./routes/openapi'));
+const routeMembers = {
+  routes: (app: unknown) => routeList().routes(app),
+  validate: <S extends ValidateSchemas>(schemas: S, options?: ValidateOptions) => routeValidate().validate(schemas, options),
+  describe: (description: RouteDescription) => routeDescribe().describe(description),
+  openapi: (app: unknown, options: OpenApiOptions) => routeOpenapi().openapi(app, options),
+};
 
 /** Copies the own properties (getters included) of each source onto target. */
 function mixin(target: object, ...sources: object[]): void {
@@ -62,6 +77,10 @@ export interface Framework {
   shutdownOnSignals: typeof shutdownOnSignals;
   deadline: typeof deadline;
   applyServerLimits: typeof applyServerLimits;
+  routes: typeof routeMembers.routes;
+  validate: typeof routeMembers.validate;
+  describe: typeof routeMembers.describe;
+  openapi: typeof routeMembers.openapi;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -125,6 +144,7 @@ export function createFramework(profile: Profile): Framework {
   framework.shutdownOnSignals = shutdownOnSignals;
   framework.deadline = deadline;
   framework.applyServerLimits = applyServerLimits;
+  Object.assign(framework, routeMembers);
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

@@ -125,6 +125,18 @@ declare namespace trestle {
   export type DeadlineOptions = T.DeadlineOptions;
   /** Limits of node's HTTP server: `keepAliveTimeout`, `headersTimeout`, `requestTimeout`, `maxHeaderSize`, `maxHeadersCount`. */
   export type ServerLimits = T.ServerLimits;
+  /** One route as `trestle.routes(app)` lists it (docs/routes.md). */
+  export type RouteInfo = T.RouteInfo;
+  /** The schemas of `trestle.validate({ params, query, body, headers })`: any Standard Schema. */
+  export type ValidateSchemas = T.ValidateSchemas;
+  /** One problem of an invalid request, as `trestle.validate()`'s 400 lists it. */
+  export type ValidationIssue = T.ValidationIssue;
+  /** What `trestle.describe()` says of a route for OpenAPI: summary, tags, responses. */
+  export type RouteDescription = T.RouteDescription;
+  /** The options of `trestle.openapi(app, options)`. */
+  export type OpenApiOptions = T.OpenApiOptions;
+  /** The OpenAPI 3.1 document `trestle.openapi()` builds. */
+  export type OpenApiDocument = T.OpenApiDocument;
   /** An entry of `req.accepted`: a media type read apart. */
   export type AcceptedType = T.AcceptedType;
   /** The options of `trestle.bodyParser()`. */

@@ -9,6 +9,7 @@ import statuses from 'statuses';
 import { getPathname } from '../router/url';
 import { requestFinal } from '../observability/channels';
 import { isAbortReason } from '../lifecycle/signal';
+import { type ErrorAnswer, errorAnswer } from '../errors';
 
 /** How a generation writes the final page (legacy: Express 3's bare text). */
 export interface FinalPage {
@@ -52,7 +53,9 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
     let status: number;
     let message: string;
     let headers: Record<string, unknown> | undefined;
+    let answer: ErrorAnswer | undefined;
     if (err) {
+      answer = errorAnswer(err);
       status = errorStatus(err);
       if (status === 0) status = res.statusCode >= 400 && res.statusCode < 600 ? res.statusCode : 500;
       else headers = errorHeaders(err);
@@ -68,7 +71,7 @@ export function finalHandler(req: IncomingMessage & { originalUrl?: string }, re
       cutShort(req, res);
       return;
     }
-    const send = () => write(req, res, status, headers, message, finalPage);
+    const send = () => write(req, res, status, headers, message, finalPage, answer);
     if (onFinished.isFinished(req)) {
       send();
       return;
@@ -132,12 +135,12 @@ function page(message: string): string {
   return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${body}</pre>\n</body>\n</html>\n`;
 }
 
-function write(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, unknown> | undefined, message: string, finalPage: FinalPage): void {
+function write(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, unknown> | undefined, message: string, finalPage: FinalPage, answer?: ErrorAnswer): void {
   if (res.headersSent) {
     cutShort(req, res);
     return;
   }
-  const body = finalPage.body(message);
+  const body = answer?.body ?? finalPage.body(message);
   res.statusCode = status;
   res.statusMessage = statuses.message[status] ?? String(status);
   // Headers describing a body we are not sending any more must go.
@@ -155,7 +158,7 @@ function write(req: IncomingMessage, res: ServerResponse, status: number, header
   }
   if (finalPage.contentSecurityPolicy) res.setHeader('Content-Security-Policy', "default-src 'none'");
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Type', answer?.type ?? 'text/html; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));
   if (req.method === 'HEAD') res.end();
   else res.end(body, 'utf8');

@@ -5,6 +5,7 @@ import type { Generation, RequestOf, ResponseOf } from './generation';
 import type { NextFunction } from './handlers';
 import type { FactoryLifecycle } from './lifecycle';
 import type { JsonOptions, RawOptions, StaticOptions, TextOptions, UrlencodedOptions } from './options';
+import type { RouteTools } from './routes';
 
 /**
  * A middleware the factory makes (a body parser, the static server): a
@@ -20,7 +21,7 @@ export type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, n
  * generic interface, `import { Router } from 'trestle'` would see them
  * unresolved in `G`.
  */
-export interface FactoryMembers<G extends Generation = 'v5'> extends FactoryLifecycle {
+export interface FactoryMembers<G extends Generation = 'v5'> extends FactoryLifecycle, RouteTools {
   /** The prototype every app's methods come from. */
   application: object;
   /** The prototype every app's `req` inherits from. */

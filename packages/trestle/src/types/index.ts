@@ -25,6 +25,8 @@ export type * from './params';
 export type * from './request';
 export type * from './response';
 export type * from './router';
+export type * from './routes';
 export type * from './settings';
 export type * from './v4';
 export type * from './v5';
+export type * from './validate';

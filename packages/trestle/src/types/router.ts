@@ -5,6 +5,7 @@ import type { ApplicationOf, Generation, LocalsRecord } from './generation';
 import type { ErrorRequestHandler, HandlerArg, HandlerOfAnyKind, HandlersEndingInRequestHandler, NextFunction, ParamHandler, RequestHandler } from './handlers';
 import type { RouterOptions } from './options';
 import type { ParamsDictionary, ParamsOfSyntax, ParsedQs } from './params';
+import type { ValidatedHandler, ValidateMiddleware, ValidateSchemas } from './validate';
 
 /** A path a route or a middleware can be defined on. */
 export type PathParams = string | RegExp | Array<string | RegExp>;
@@ -16,6 +17,8 @@ export type PathParams = string | RegExp | Array<string | RegExp>;
  * ending in a request handler, which is typed from the path too.
  */
 export interface RouteMatcher<This, G extends Generation = 'v5'> {
+  /** After `trestle.validate(schemas)`, the handlers see the schemas' output types (validate.ts). */
+  <Path extends string, S extends ValidateSchemas, L extends LocalsRecord = LocalsRecord>(path: Path, validator: ValidateMiddleware<S>, ...handlers: [ValidatedHandler<ParamsOfSyntax<Path, G>, S, L, G>, ...Array<ValidatedHandler<ParamsOfSyntax<Path, G>, S, L, G>>]): This;
   <Path extends string, P = ParamsOfSyntax<Path, G>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
     path: Path,
     ...handlers: [RequestHandler<P, ResBody, ReqBody, ReqQuery, L, G>, ...Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L, G>>]
@@ -145,6 +148,8 @@ export interface RouterMethods<G extends Generation = 'v5'> {
  * type arguments as on `app.get<Params, ResBody, ReqBody, Query, Locals>()`.
  */
 export interface RouteMethod<P, This, G extends Generation = 'v5'> {
+  /** After `trestle.validate(schemas)`, the handlers see the schemas' output types (validate.ts). */
+  <S extends ValidateSchemas, L extends LocalsRecord = LocalsRecord>(validator: ValidateMiddleware<S>, ...handlers: [ValidatedHandler<P, S, L, G>, ...Array<ValidatedHandler<P, S, L, G>>]): This;
   <P2 = P, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends LocalsRecord = LocalsRecord>(
     ...handlers: [RequestHandler<P2, ResBody, ReqBody, ReqQuery, L, G>, ...Array<RequestHandler<P2, ResBody, ReqBody, ReqQuery, L, G>>]
   ): This;
