@@ -11,6 +11,8 @@ import { shutdownOnSignals } from './lifecycle/signals';
 import { signalMembers } from './lifecycle/signal';
 import { deadline } from './lifecycle/deadline';
 import { applyServerLimits } from './lifecycle/limits';
+import { attachWebSockets } from './websocket/upgrade';
+import { checkOrigin } from './websocket/origin';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -62,6 +64,8 @@ export interface Framework {
   shutdownOnSignals: typeof shutdownOnSignals;
   deadline: typeof deadline;
   applyServerLimits: typeof applyServerLimits;
+  attachWebSockets: typeof attachWebSockets;
+  checkOrigin: typeof checkOrigin;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -125,6 +129,8 @@ export function createFramework(profile: Profile): Framework {
   framework.shutdownOnSignals = shutdownOnSignals;
   framework.deadline = deadline;
   framework.applyServerLimits = applyServerLimits;
+  framework.attachWebSockets = attachWebSockets;
+  framework.checkOrigin = checkOrigin;
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

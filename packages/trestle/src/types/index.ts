@@ -28,3 +28,4 @@ export type * from './router';
 export type * from './settings';
 export type * from './v4';
 export type * from './v5';
+export type * from './websocket';
