@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ShutdownOptions, ShutdownReport } from '../types/lifecycle';
 import { toMilliseconds } from './duration';
+import { closeWebSockets } from '../websocket/connections';
 import { appLifecycle, type LifecycleApp, type ServerState, type Session, serverState, watchServer, type WatchedServer } from './servers';
 
 /** A server, an app (its servers: app.listen()'s and those it adopted), or a list of them. */
@@ -75,6 +76,8 @@ function closeServer(server: WatchedServer, state: ServerState, timeout: number)
     else server.once('close', done);
     for (const socket of http1Sockets(server, state)) closeAfterAnswer(server, socket);
     for (const session of state.sessions) session.close();
+    // Open WebSockets are sent 1001 (Going Away); the timeout ends those that do not close.
+    closeWebSockets(server);
     server.closeIdleConnections?.();
   });
 }

@@ -127,6 +127,10 @@ function handshakeProblem(req: IncomingMessage): string | undefined {
  */
 function opened(server: Server, req: IncomingMessage, res: ServerResponse, ws: NodeWebSocket): void {
   trackSocket(server, ws);
+  // A bad frame, an oversized message or a client gone mid-message makes `ws`
+  // emit 'error' and close the socket (1002, 1009, 1006): without a listener
+  // that error would end the process.
+  ws.on('error', () => {});
   res.statusCode = 101;
   res.writeHead(101);
   res.emit('finish');
