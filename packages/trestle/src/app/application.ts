@@ -24,6 +24,7 @@ import { type AppLifecycle, type kAppLifecycle, watchServer } from '../lifecycle
 import { addWebSocketRoute } from '../websocket/methods';
 import { attachOnListen } from '../websocket/upgrade';
 import { fromExpressWs } from '../websocket/express-ws';
+import { markHttp2Upgrade } from '../websocket/http2';
 
 type Next = (err?: unknown) => void;
 type Req = http.IncomingMessage & { app?: App };
@@ -375,6 +376,8 @@ function handleHttp2(app: App, req: Http2ServerRequest, res: Http2ServerResponse
   // An adopted server's objects are the app's already: `constructor` is read first, as in app.handle.
   if (!isInstance(req, protos.Request, protos.request) && Object.getPrototypeOf(req) !== protos.request) Object.setPrototypeOf(req, protos.request);
   if (!isInstance(res, protos.Response, protos.response) && Object.getPrototypeOf(res) !== protos.response) Object.setPrototypeOf(res, protos.response);
+  // RFC 8441's WebSocket over HTTP/2 (websocket/http2.ts).
+  if (req.method === 'CONNECT') markHttp2Upgrade(app as never, req);
   start(app, req as unknown as Req, res as unknown as Res, callback);
 }
 

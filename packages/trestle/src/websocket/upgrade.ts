@@ -34,8 +34,32 @@ export function attachWebSockets<S extends Server>(server: S, app: UpgradeApp): 
   const target = server as AttachedServer;
   if (target[kAttached] !== undefined) return server;
   target[kAttached] = app;
+  // An HTTP/2 server keeps 'upgrade' for its HTTP/1.1 clients (allowHTTP1).
+  if (isHttp2Server(server)) {
+    // node's HTTP/2 compat server emits CONNECT requests as 'connect' (405 without a listener): RFC 8441 arrives there.
+    server.on('connect', (req: IncomingMessage, res: ServerResponse) => app.handle(req, res, (err?: unknown) => answerConnect(res, err)));
+  }
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => onUpgrade(target, app, req, socket, head));
   return server;
+}
+
+/**
+ * The end of an extended CONNECT no route took: answered at once, since
+ * the final handler would first wait for the request to end, and a CONNECT
+ * stream ends only when the client closes it.
+ */
+function answerConnect(res: ServerResponse, err: unknown): void {
+  if (res.headersSent) return;
+  const status = (err as { status?: unknown } | undefined)?.status;
+  res.statusCode = err === undefined || err === null ? 404 : typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end(res.statusCode === 404 ? 'Not Found' : 'Internal Server Error');
+}
+
+/** node's HTTP/2 servers (cleartext or secure), told apart without loading node:http2. */
+function isHttp2Server(server: Server): boolean {
+  const name = server.constructor?.name;
+  return name === 'Http2Server' || name === 'Http2SecureServer';
 }
 
 /** `app.listen()`'s server: attached when the app has `ws` routes by then. */

@@ -17,8 +17,13 @@ export interface NodeWebSocket extends OpenSocket {
   on(event: string, listener: (...args: never[]) => void): unknown;
 }
 
+interface ServerSideSocket extends NodeWebSocket {
+  setSocket(stream: Duplex, head: Buffer, options: { maxPayload: number; skipUTF8Validation: boolean; allowSynchronousEvents: boolean }): void;
+}
+
 interface WsModule {
   WebSocketServer: new (options: { noServer: true; maxPayload: number; clientTracking: boolean }) => HandshakeServer;
+  WebSocket: new (address: null, protocols: undefined, options: { autoPong: boolean }) => ServerSideSocket;
 }
 
 const wsModule = lazy(() => require('ws') as WsModule);
@@ -36,4 +41,16 @@ export function handshakeServer(app: object, maxPayload: number): HandshakeServe
     servers.set(app, server);
   }
   return server;
+}
+
+/**
+ * A server-side `ws` WebSocket framing over a stream that is already past
+ * its handshake (an HTTP/2 extended CONNECT stream). `new WebSocket(null)`
+ * and `setSocket` are what `ws`'s own server does after its handshake.
+ */
+export function socketOverStream(stream: Duplex, maxPayload: number): NodeWebSocket {
+  // As ws's own server makes them: answering pings by itself.
+  const ws = new (wsModule().WebSocket)(null, undefined, { autoPong: true });
+  ws.setSocket(stream, Buffer.alloc(0), { maxPayload, skipUTF8Validation: false, allowSynchronousEvents: true });
+  return ws;
 }
