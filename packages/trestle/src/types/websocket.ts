@@ -20,24 +20,37 @@ export interface WebSocket {
   binaryType: 'nodebuffer' | 'arraybuffer' | 'fragments';
   /** Sends a text (string) or binary message; `callback` is called once it is written, or with the error. */
   send(data: string | Buffer | ArrayBuffer | ArrayBufferView, callback?: (err?: Error) => void): void;
+  /** Sends a message; see the first signature. */
   send(data: string | Buffer | ArrayBuffer | ArrayBufferView, options: { binary?: boolean; compress?: boolean; fin?: boolean }, callback?: (err?: Error) => void): void;
   /** Starts the closing handshake with a code (1000 by default) and reason. */
   close(code?: number, reason?: string | Buffer): void;
   /** Ends the connection at once, without the closing handshake. */
   terminate(): void;
+  /** Sends a ping; the client answers with a pong. */
   ping(data?: string | Buffer, mask?: boolean, callback?: (err?: Error) => void): void;
+  /** Sends an unsolicited pong. */
   pong(data?: string | Buffer, mask?: boolean, callback?: (err?: Error) => void): void;
   /** Stops (and resumes) reading from the client. */
   pause(): void;
+  /** Resumes reading after `pause()`. */
   resume(): void;
+  /** Listens to an event of the socket. */
   on(event: 'message', listener: (data: WebSocketData, isBinary: boolean) => void): this;
+  /** Listens to an event of the socket. */
   on(event: 'close', listener: (code: number, reason: Buffer) => void): this;
+  /** Listens to an event of the socket. */
   on(event: 'error', listener: (err: Error) => void): this;
+  /** Listens to an event of the socket. */
   on(event: 'ping' | 'pong', listener: (data: Buffer) => void): this;
+  /** Listens to an event of the socket. */
   on(event: string | symbol, listener: (...args: never[]) => void): this;
+  /** Listens to the next event of a kind. */
   once(event: 'message', listener: (data: WebSocketData, isBinary: boolean) => void): this;
+  /** Listens to the next event of a kind. */
   once(event: 'close', listener: (code: number, reason: Buffer) => void): this;
+  /** Listens to the next event of a kind. */
   once(event: string | symbol, listener: (...args: never[]) => void): this;
+  /** Removes a listener. */
   off(event: string | symbol, listener: (...args: never[]) => void): this;
 }
 
