@@ -11,6 +11,8 @@ import { shutdownOnSignals } from './lifecycle/signals';
 import { signalMembers } from './lifecycle/signal';
 import { deadline } from './lifecycle/deadline';
 import { applyServerLimits } from './lifecycle/limits';
+import { attachWebSockets } from './websocket/upgrade';
+import { checkOrigin } from './websocket/origin';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -81,6 +83,8 @@ export interface Framework {
   validate: typeof routeMembers.validate;
   describe: typeof routeMembers.describe;
   openapi: typeof routeMembers.openapi;
+  attachWebSockets: typeof attachWebSockets;
+  checkOrigin: typeof checkOrigin;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -145,6 +149,8 @@ export function createFramework(profile: Profile): Framework {
   framework.deadline = deadline;
   framework.applyServerLimits = applyServerLimits;
   Object.assign(framework, routeMembers);
+  framework.attachWebSockets = attachWebSockets;
+  framework.checkOrigin = checkOrigin;
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

@@ -48,7 +48,7 @@ const methods = [
   'mkcol', 'move', 'notify', 'options', 'patch', 'post', 'propfind', 'proppatch', 'purge', 'put', 'query', 'rebind', 'report', 'search',
   'source', 'subscribe', 'trace', 'unbind', 'unlink', 'unlock', 'unsubscribe',
 ] as const;
-const routing = [...methods, 'use', 'all', 'route', 'param'] as const;
+const routing = [...methods, 'use', 'all', 'route', 'param', 'ws'] as const;
 const application = [
   ...routing, 'set', 'enable', 'disable', 'enabled', 'disabled', 'engine', 'render', 'listen', 'path', 'handle', 'locals', 'settings',
   'engines', 'mountpath', 'parent', 'request', 'response', 'cache', 'init', 'fetch', 'shuttingDown', 'onShutdown', 'shutdown',
@@ -56,7 +56,7 @@ const application = [
 const routerPrototype = [...routing, 'handle'] as const;
 const router = [...routerPrototype, 'stack', 'params', 'caseSensitive', 'mergeParams', 'strict'] as const;
 const routePrototype = [...methods, 'all'] as const;
-const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static', 'shutdown', 'shutdownOnSignals', 'deadline', 'applyServerLimits', 'routes', 'validate', 'describe', 'openapi'] as const;
+const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static', 'shutdown', 'shutdownOnSignals', 'deadline', 'applyServerLimits', 'routes', 'validate', 'describe', 'openapi', 'attachWebSockets', 'checkOrigin'] as const;
 const unbundled = [
   'bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout',
   'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache',

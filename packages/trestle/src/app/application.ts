@@ -21,6 +21,10 @@ import { applyServerLimits, serverLimits } from '../lifecycle/limits';
 import { addOwnProperty } from '../fast-properties';
 import { replaceServerClasses } from '../node-internals';
 import { type AppLifecycle, type kAppLifecycle, watchServer } from '../lifecycle/servers';
+import { addWebSocketRoute } from '../websocket/methods';
+import { attachOnListen } from '../websocket/upgrade';
+import { fromExpressWs } from '../websocket/express-ws';
+import { markHttp2Upgrade } from '../websocket/http2';
 
 type Next = (err?: unknown) => void;
 type Req = http.IncomingMessage & { app?: App };
@@ -194,6 +198,8 @@ export const applicationMembers = {
     if (!isInstance(res, classes.ServerResponse, this.response) && Object.getPrototypeOf(res) !== this.response) {
       Object.setPrototypeOf(res, this.response);
     }
+    // express-ws hands its accepted sockets over in `req.ws` (websocket/express-ws.ts).
+    if ((req as { ws?: unknown }).ws !== undefined) fromExpressWs(req as never);
     start(this, req, res, callback);
   },
 
@@ -224,6 +230,12 @@ export const applicationMembers = {
   all(this: App, path: unknown, ...handlers: unknown[]): App {
     const route = appRouter(this).route(path) as unknown as Record<string, (...h: unknown[]) => unknown>;
     for (const method of methods) route[method]!(...handlers);
+    return this;
+  },
+
+  /** A WebSocket route: middleware `(req, res, next)` for the upgrade, then `(ws, req)` (websocket/methods.ts). */
+  ws(this: App, path: unknown, ...handlers: unknown[]): App {
+    addWebSocketRoute(appRouter(this), path, handlers);
     return this;
   },
 
@@ -362,6 +374,8 @@ function handleHttp2(app: App, req: Http2ServerRequest, res: Http2ServerResponse
   // An adopted server's objects are the app's already: `constructor` is read first, as in app.handle.
   if (!isInstance(req, protos.Request, protos.request) && Object.getPrototypeOf(req) !== protos.request) Object.setPrototypeOf(req, protos.request);
   if (!isInstance(res, protos.Response, protos.response) && Object.getPrototypeOf(res) !== protos.response) Object.setPrototypeOf(res, protos.response);
+  // RFC 8441's WebSocket over HTTP/2 (websocket/http2.ts).
+  if (req.method === 'CONNECT') markHttp2Upgrade(app as never, req);
   start(app, req as unknown as Req, res as unknown as Res, callback);
 }
 
@@ -495,6 +509,8 @@ export function createAppServer(app: App): http.Server {
   const options = limits.maxHeaderSize === undefined ? classes : { ...classes, maxHeaderSize: limits.maxHeaderSize };
   const server = applyServerLimits(http.createServer(options, app as unknown as http.RequestListener), limits);
   watchServer(server, app);
+  // Its 'upgrade' event, when the app has `ws` routes (websocket/upgrade.ts).
+  attachOnListen(server, app as never);
   return server;
 }
 

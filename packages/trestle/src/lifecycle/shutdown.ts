@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import type { Socket } from 'node:net';
 import type { ShutdownOptions, ShutdownReport } from '../types/lifecycle';
 import { toMilliseconds } from './duration';
+import { closeWebSockets } from '../websocket/connections';
 import { appLifecycle, type LifecycleApp, type ServerState, type ServerTally, type Session, serverState, watchServer, type WatchedServer } from './servers';
 
 /** A server, an app (its servers: app.listen()'s and those it adopted), or a list of them. */
@@ -112,6 +113,8 @@ function closeServer(server: WatchedServer, state: ServerState, tally: ServerTal
     // HTTP/2 says it is closing (GOAWAY): a session with no stream open closes now, the others once their streams end.
     for (const session of state.sessions) closeSession(session, tally);
     for (const socket of http1Sockets(server, state)) closeAfterAnswer(server, socket, () => graceOver);
+    // Open WebSockets are sent 1001 (Going Away); the timeout ends those that do not close.
+    closeWebSockets(server);
   });
 }
 

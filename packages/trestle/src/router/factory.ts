@@ -8,6 +8,7 @@ import type { Layer } from './layer';
 import { methods } from './methods';
 import { param, type ParamCalled, runParams } from './params';
 import { type Route, routeClass } from './route';
+import { ws } from '../websocket/methods';
 import { createRouter, handle, route, type RouterInstance, type RouterOptions, type RouterProfile, type RoutingRequest, use } from './router';
 
 type Next = (err?: unknown) => void;
@@ -23,7 +24,7 @@ export interface RouterFactory {
 /** The methods every router has, whichever object carries them. */
 function addMethods(target: Record<string, unknown>, profile: RouterProfile): void {
   Object.defineProperty(target, 'profile', { value: profile, enumerable: false });
-  Object.assign(target, { param, handle, use, route });
+  Object.assign(target, { param, handle, use, route, ws });
   target.all = function all(this: RouterInstance, path: unknown, ...handlers: unknown[]) {
     this.route(path).all(...handlers);
     return this;

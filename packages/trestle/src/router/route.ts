@@ -3,6 +3,7 @@ import { type AnyHandler, Layer, layerClass, type LayerShape } from './layer';
 import { flatten, methodKey, methods } from './methods';
 import { createError } from '../errors';
 import type { PathOptions } from './path/compiled';
+import { routingMethod } from '../websocket/marker';
 
 type Next = (err?: unknown) => void;
 const ROUTE_LAYER_PATH: PathOptions = { end: true, strict: false, sensitive: false };
@@ -67,7 +68,7 @@ export class Route {
       done();
       return;
     }
-    let method = methodKey(req.method);
+    let method = methodKey(routingMethod(req));
     if (method === 'head' && !this.methods.head) method = 'get';
     req.route = this;
     if (stack.length === 1) {
@@ -148,7 +149,8 @@ for (const method of methods) {
  * none; with `withAll`, `all()` listed as `_ALL` (Express 4's `_options`).
  */
 export function methodList(methods: Record<string, boolean>, withAll: boolean): string[] {
-  const list = Object.keys(methods).filter((m) => withAll || m !== '_all');
+  // `ws` routes answer upgrades, not a method a client can be told to use.
+  const list = Object.keys(methods).filter((m) => (withAll || m !== '_all') && m !== 'ws');
   if (methods.get && !methods.head) list.push('head');
   return list.map((m) => m.toUpperCase());
 }

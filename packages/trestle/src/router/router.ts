@@ -12,6 +12,7 @@ import { createError } from '../errors';
 import { type FinalApp, finalHandler } from '../app/final-handler';
 import { noteLayerPath } from './registered';
 import { traceRegister } from '../observability/orchestrion';
+import { routingMethod } from '../websocket/marker';
 
 type Next = (err?: unknown) => void;
 
@@ -369,7 +370,7 @@ export function handle(this: RouterInstance, req: RoutingRequest, res: unknown, 
         matched = false;
         continue;
       }
-      if (!route._handlesMethod(req.method)) {
+      if (!route._handlesMethod(routingMethod(req))) {
         if (options !== undefined) appendMethods(options, route._methods());
         matched = false;
       }

@@ -30,3 +30,4 @@ export type * from './settings';
 export type * from './v4';
 export type * from './v5';
 export type * from './validate';
+export type * from './websocket';

@@ -11,6 +11,7 @@ import type { RouterProfile, RoutingRequest } from '../../router/router';
 import { getPathname } from '../../router/url';
 import { layerRuns, type LayerRunContext } from '../../observability/channels';
 import { traceRoute } from '../../observability/layer-run';
+import { routingMethod } from '../../websocket/marker';
 
 type Next = (err?: unknown) => void;
 
@@ -126,7 +127,8 @@ function candidates(map: RouteTable['map'], method: string): LegacyRoute[] {
 }
 
 function dispatch(table: RouteTable, req: RoutingRequest, res: unknown, out: Next): void {
-  const method = methodKey(req.method ?? '')!;
+  // An upgrade matches no verb's routes here: `ws` routes live in the router (websocket/marker.ts).
+  const method = methodKey(routingMethod(req) ?? '')!;
   const path = getPathname(req.url);
   const routes = candidates(table.map, method);
   const parentParams = req.params;
