@@ -116,6 +116,7 @@ async function exercise(port: number): Promise<void> {
   await expect('/assign?a=1', 200, '{"replaced":"1"}');
   await expect('/reject', 500, 'error handler: rejected on purpose');
   await expect('/api/v2/r', 200, 'r');
+  await expect('/query-delete?page=2&q=a', 200, '{"q":"a","limit":"10","sort":"name"}');
   await expect('/query-members?x=1', 200, 'true');
   await expect('/query-members', 200, 'false');
   const typed = async (path: string, type: string) => assert.equal((await get(path)).headers['content-type'], type, path);

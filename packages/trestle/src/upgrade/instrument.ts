@@ -7,7 +7,7 @@ import { checkApplication, checkFactory, checkRequest, checkResponse } from './c
 import { checkContentTypes, checkFileTypes } from './content-types';
 import { hideReportFrames } from './deprecations';
 import { checkRegistrations } from './paths';
-import { checkBodyParsers, checkHost, checkQuery, checkRejections } from './runtime';
+import { checkBodyParsers, checkHost, checkQuery, checkQueryMembers, checkRejections } from './runtime';
 
 const instrumented = new WeakSet<object>();
 
@@ -24,6 +24,8 @@ export function instrument(framework: Framework): void {
   checkFactory(framework);
   checkBodyParsers(framework as unknown as Record<string, unknown>);
   checkQuery(framework.request, framework.application);
+  // After checkQuery: its reads see the parsed object, the app the Proxy.
+  checkQueryMembers(framework.request);
   checkHost(framework.request);
   checkRejections();
   checkRegistrations(framework.Router);

@@ -113,6 +113,11 @@ export const KINDS = {
     change: 'req.query is a getter in Express 5: the assignment throws in strict code and is lost otherwise',
     express5: "keep the value elsewhere (res.locals), or Object.defineProperty(req, 'query', { value, writable: true })",
   },
+  'query-member': {
+    form: 'a member of req.query set, deleted or defined (req.query.x = v, delete req.query.x, Object.assign(req.query, ...))',
+    change: 'req.query is a getter in Express 5 that parses the URL again on each read: the change is lost at the next read',
+    express5: "keep the changed copy elsewhere (const query = { ...req.query }; or res.locals.query), or in an early middleware Object.defineProperty(req, 'query', { value: { ...req.query }, writable: true }) so later reads see the changes",
+  },
   'query-parser': {
     form: 'req.query read with the default query parser',
     change: "Express 5's default parser is 'simple' (querystring): this query string reads differently than with v4's 'extended' (qs)",

@@ -63,6 +63,54 @@ export function checkQuery(request: object, application: object): void {
   });
 }
 
+// Each parsed query seen through one Proxy, so `req.query === req.query` stays true.
+const queryProxies = new WeakMap<object, object>();
+
+/** A Proxy of `query` that notes the app's set, delete and define of its members, and does them as Express 4 does. */
+function watchedQuery(query: object): object {
+  let proxy = queryProxies.get(query);
+  if (proxy !== undefined) return proxy;
+  const note = (op: string, key: PropertyKey) => {
+    if (!outermost()) return;
+    const name = typeof key === 'symbol' ? key.toString() : key;
+    try {
+      record('query-member', op === 'delete' ? `delete req.query.${name}` : `req.query.${name} = …`);
+    } catch {
+      // Noting never breaks the change.
+    }
+  };
+  proxy = new Proxy(query, {
+    set(target, key, value, receiver) {
+      note('set', key);
+      return Reflect.set(target, key, value, receiver === proxy ? target : receiver);
+    },
+    deleteProperty(target, key) {
+      note('delete', key);
+      return Reflect.deleteProperty(target, key);
+    },
+    defineProperty(target, key, descriptor) {
+      note('define', key);
+      return Reflect.defineProperty(target, key, descriptor);
+    },
+  });
+  queryProxies.set(query, proxy);
+  return proxy;
+}
+
+/** `req.query`'s members changed: read through a watched Proxy while the report is on. */
+export function checkQueryMembers(request: object): void {
+  const descriptor = Object.getOwnPropertyDescriptor(request, 'query');
+  const get = descriptor?.get;
+  if (get === undefined) return;
+  Object.defineProperty(request, 'query', {
+    ...descriptor,
+    get(this: unknown) {
+      const value = get.call(this) as unknown;
+      return typeof value === 'object' && value !== null ? watchedQuery(value) : value;
+    },
+  });
+}
+
 /** `req.host` where Express 5 would answer with the port. */
 export function checkHost(request: object): void {
   const v5Host = Object.getOwnPropertyDescriptor(proxyMembers, 'host')!.get!;
