@@ -17,10 +17,10 @@ export const entries = [
   { file: 'legacy.ts', gen: 'legacy', syntax: 'the v4 path syntax', example: "`'/users/:id?'` gives `{ id?: string }`" },
 ];
 
-const REQ = 'P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.LocalsRecord';
+const REQ = 'P = T.ParamsDictionary, ResBody = T.Untyped, ReqBody = T.Untyped, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.DefaultLocals';
 const REQ_ARGS = 'P, ResBody, ReqBody, ReqQuery, L';
-const RES = 'ResBody = unknown, L extends T.LocalsRecord = T.LocalsRecord, StatusCode extends number = number';
-const APP = 'L extends T.LocalsRecord = T.LocalsRecord';
+const RES = 'ResBody = T.Untyped, L extends T.LocalsRecord = T.DefaultLocals, StatusCode extends number = number';
+const APP = 'L extends T.LocalsRecord = T.DefaultLocals';
 
 /**
  * The names every entry exports. `target` is the declaration it stands for:
@@ -33,7 +33,7 @@ export const names = [
   { name: 'NextFunction', doc: "`next()`, `next('route')`, `next('router')` or `next(err)`.", target: 'T.NextFunction' },
   { name: 'RequestHandler', params: REQ, doc: 'A middleware or route handler `(req, res, next)`; a returned promise that rejects becomes `next(err)`.', target: `T.RequestHandler<${REQ_ARGS}, $G>` },
   { name: 'ErrorRequestHandler', params: REQ, doc: 'An error handler `(err, req, res, next)`, recognised by its four parameters.', target: `T.ErrorRequestHandler<${REQ_ARGS}, $G>` },
-  { name: 'Handler', params: 'P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs', doc: 'A request handler, under the name `@types/express` also gives it.', target: 'T.Handler<P, ResBody, ReqBody, ReqQuery, $G>' },
+  { name: 'Handler', params: 'P = T.ParamsDictionary, ResBody = T.Untyped, ReqBody = T.Untyped, ReqQuery = T.ParsedQs', doc: 'A request handler, under the name `@types/express` also gives it.', target: 'T.Handler<P, ResBody, ReqBody, ReqQuery, $G>' },
   { name: 'ForeignHandler', doc: "Middleware typed for Express (`@types/express`) or for node's own request and response: multer's, passport's, compression's.", target: 'T.ForeignHandler' },
   { name: 'ParamHandler', params: 'V = string', doc: 'A param trigger `(req, res, next, value, name)` for `app.param()` and `router.param()`.', target: 'T.ParamHandler<V, $G>' },
   { name: 'Router', doc: 'A router, as `trestle.Router()` returns it: middleware and routes, itself a middleware. Its paths use $SYNTAX.', target: 'T.Router<$G>' },
@@ -60,7 +60,7 @@ export const names = [
   { name: 'Params', doc: 'Route parameters by name or by position.', target: 'T.Params' },
   { name: 'Locals', doc: 'What every view sees besides its own locals: what the global `Express.Locals` declares.', target: 'T.Locals' },
   { name: 'PathParams', doc: 'A path a route or middleware is defined on: a string, a regular expression, or an array of them.', target: 'T.PathParams' },
-  { name: 'RequestHandlerParams', params: 'P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs', doc: 'What a route or `use()` takes as handlers: handlers of any kind, or (nested) arrays of them.', target: 'T.HandlerArg<P, ResBody, ReqBody, ReqQuery, $G>' },
+  { name: 'RequestHandlerParams', params: 'P = T.ParamsDictionary, ResBody = T.Untyped, ReqBody = T.Untyped, ReqQuery = T.ParsedQs', doc: 'What a route or `use()` takes as handlers: handlers of any kind, or (nested) arrays of them.', target: 'T.HandlerArg<P, ResBody, ReqBody, ReqQuery, $G>' },
   { name: 'IRouterMatcher', params: 'This', doc: 'A route method of an app or router (`app.get`, `router.post` ...), returning `This`.', target: 'T.RouteMatcher<This, $G>' },
   { name: 'IRouterHandler', params: 'This', doc: 'A method of a route (`route.get`, `route.post` ...), returning `This`.', target: 'T.RouteMethod<T.ParamsDictionary, This, $G>' },
   { name: 'ApplicationRequestHandler', params: 'This', doc: '`app.use()` and `router.use()`, returning `This`.', target: 'T.UseMatcher<This, $G>' },
@@ -72,7 +72,7 @@ export const names = [
   { name: 'RequestRanges', doc: 'The ranges `req.range()` found, with their unit in `type`.', target: 'T.RequestRanges' },
   { name: 'MediaType', doc: 'A media type of an `Accept` header read apart.', target: 'T.MediaType' },
   { name: 'Errback', doc: 'A callback told of an error, or of success: `res.sendFile(path, errback)`.', target: 'T.Errback' },
-  { name: 'Send', params: 'ResBody = unknown, This = Response<ResBody>', doc: 'A function that sends a body and returns `This`, as `res.send` is.', target: 'T.Send<ResBody, This>' },
+  { name: 'Send', params: 'ResBody = T.Untyped, This = Response<ResBody>', doc: 'A function that sends a body and returns `This`, as `res.send` is.', target: 'T.Send<ResBody, This>' },
   { name: 'DownloadOptions', doc: 'The options of `res.download()`.', target: 'T.DownloadOptions' },
   { name: 'ShutdownOptions', doc: 'The options of `trestle.shutdown()` and `app.shutdown()`: `timeout`, `hooks`, `refuse`, `retryAfter`.', target: 'T.ShutdownOptions' },
   { name: 'ShutdownReport', doc: 'What a shutdown did: servers closed, requests in flight and cut, hook errors.', target: 'T.ShutdownReport' },
@@ -89,6 +89,18 @@ export const names = [
   { name: 'LegacyBodyParserOptions', doc: 'The options of `trestle.bodyParser()`.', target: { legacy: 'T.LegacyBodyParserOptions' } },
 ];
 
+/**
+ * The names declared as interfaces (extending their target), not type
+ * aliases: those `@types/express` declares as interfaces, which middleware
+ * types and apps add to with `declare module 'express' { interface Request
+ * { ... } }` (cookie-parser's types do). Against a type alias that
+ * declaration is a duplicate identifier (TS2300); an interface merges it.
+ */
+export const interfaces = new Set([
+  'Application', 'Express', 'Request', 'Response', 'Locals', 'NextFunction', 'RequestHandler', 'Handler',
+  'Router', 'IRouter', 'Route', 'IRoute', 'IRouterMatcher', 'IRouterHandler', 'RouterOptions', 'CookieOptions', 'MediaType',
+]);
+
 const BEGIN = '/** The type names Express users import, with `@types/express`\'s parameter order. */';
 const END = '\nexport = trestle;';
 
@@ -97,6 +109,7 @@ function declaration(entry, item) {
   if (target === undefined) return '';
   const doc = item.doc.replace('$SYNTAX', entry.syntax).replace('$EXAMPLE', entry.example);
   const params = item.params ? `<${item.params}>` : '';
+  if (interfaces.has(item.name)) return `  /** ${doc} */\n  export interface ${item.name}${params} extends ${target.replaceAll('$G', `'${entry.gen}'`)} {}\n`;
   return `  /** ${doc} */\n  export type ${item.name}${params} = ${target.replaceAll('$G', `'${entry.gen}'`)};\n`;
 }
 

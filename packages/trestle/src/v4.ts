@@ -27,31 +27,31 @@ if (upgradeReport) (require('./upgrade/enable') as typeof import('./upgrade/enab
 /** The type names Express users import, with `@types/express`'s parameter order. */
 declare namespace trestle {
   /** An application, as `trestle()` returns it; `L` types `app.locals`. Its paths use the v4 path syntax. */
-  export type Application<L extends T.LocalsRecord = T.LocalsRecord> = T.ApplicationV4<L>;
+  export interface Application<L extends T.LocalsRecord = T.DefaultLocals> extends T.ApplicationV4<L> {}
   /** The request handlers receive: node's `IncomingMessage` with Express's `req` properties and methods. */
-  export type Request<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.LocalsRecord> = T.RequestV4<P, ResBody, ReqBody, ReqQuery, L>;
+  export interface Request<P = T.ParamsDictionary, ResBody = T.Untyped, ReqBody = T.Untyped, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.DefaultLocals> extends T.RequestV4<P, ResBody, ReqBody, ReqQuery, L> {}
   /** The response handlers receive: node's `ServerResponse` with Express's `res` methods; `StatusCode` types `res.status()`. */
-  export type Response<ResBody = unknown, L extends T.LocalsRecord = T.LocalsRecord, StatusCode extends number = number> = T.ResponseV4<ResBody, L, StatusCode>;
+  export interface Response<ResBody = T.Untyped, L extends T.LocalsRecord = T.DefaultLocals, StatusCode extends number = number> extends T.ResponseV4<ResBody, L, StatusCode> {}
   /** `next()`, `next('route')`, `next('router')` or `next(err)`. */
-  export type NextFunction = T.NextFunction;
+  export interface NextFunction extends T.NextFunction {}
   /** A middleware or route handler `(req, res, next)`; a returned promise that rejects becomes `next(err)`. */
-  export type RequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.LocalsRecord> = T.RequestHandler<P, ResBody, ReqBody, ReqQuery, L, 'v4'>;
+  export interface RequestHandler<P = T.ParamsDictionary, ResBody = T.Untyped, ReqBody = T.Untyped, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.DefaultLocals> extends T.RequestHandler<P, ResBody, ReqBody, ReqQuery, L, 'v4'> {}
   /** An error handler `(err, req, res, next)`, recognised by its four parameters. */
-  export type ErrorRequestHandler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.LocalsRecord> = T.ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery, L, 'v4'>;
+  export type ErrorRequestHandler<P = T.ParamsDictionary, ResBody = T.Untyped, ReqBody = T.Untyped, ReqQuery = T.ParsedQs, L extends T.LocalsRecord = T.DefaultLocals> = T.ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery, L, 'v4'>;
   /** A request handler, under the name `@types/express` also gives it. */
-  export type Handler<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs> = T.Handler<P, ResBody, ReqBody, ReqQuery, 'v4'>;
+  export interface Handler<P = T.ParamsDictionary, ResBody = T.Untyped, ReqBody = T.Untyped, ReqQuery = T.ParsedQs> extends T.Handler<P, ResBody, ReqBody, ReqQuery, 'v4'> {}
   /** Middleware typed for Express (`@types/express`) or for node's own request and response: multer's, passport's, compression's. */
   export type ForeignHandler = T.ForeignHandler;
   /** A param trigger `(req, res, next, value, name)` for `app.param()` and `router.param()`. */
   export type ParamHandler<V = string> = T.ParamHandler<V, 'v4'>;
   /** A router, as `trestle.Router()` returns it: middleware and routes, itself a middleware. Its paths use the v4 path syntax. */
-  export type Router = T.Router<'v4'>;
+  export interface Router extends T.Router<'v4'> {}
   /** A route, as `app.route(path)` returns it: `.get()`, `.post()` ... chained on one path. */
-  export type Route<P = T.ParamsDictionary> = T.Route<P, 'v4'>;
+  export interface Route<P = T.ParamsDictionary> extends T.Route<P, 'v4'> {}
   /** The options of `trestle.Router()`: `caseSensitive`, `mergeParams`, `strict`. */
-  export type RouterOptions = T.RouterOptions;
+  export interface RouterOptions extends T.RouterOptions {}
   /** The options of `res.cookie()` and `res.clearCookie()`. */
-  export type CookieOptions = T.CookieOptions;
+  export interface CookieOptions extends T.CookieOptions {}
   /** The second argument of `app.fetch()`: the client's `remoteAddress` and `remotePort`. */
   export type FetchOptions = T.FetchOptions;
   /** What a Cloudflare Worker's runtime passes `app.fetch()` third (its `ExecutionContext`). */
@@ -79,7 +79,7 @@ declare namespace trestle {
   /** The options of `trestle.static()`. */
   export type StaticOptions = T.StaticOptions;
   /** The application, under the other name `@types/express` gives it. */
-  export type Express<L extends T.LocalsRecord = T.LocalsRecord> = T.ApplicationV4<L>;
+  export interface Express<L extends T.LocalsRecord = T.DefaultLocals> extends T.ApplicationV4<L> {}
   /** `req.query` as the query parsers give it, under the name `@types/express` gives it. */
   export type Query = T.ParsedQs;
   /** An object of `V` by name. */
@@ -89,21 +89,21 @@ declare namespace trestle {
   /** Route parameters by name or by position. */
   export type Params = T.Params;
   /** What every view sees besides its own locals: what the global `Express.Locals` declares. */
-  export type Locals = T.Locals;
+  export interface Locals extends T.Locals {}
   /** A path a route or middleware is defined on: a string, a regular expression, or an array of them. */
   export type PathParams = T.PathParams;
   /** What a route or `use()` takes as handlers: handlers of any kind, or (nested) arrays of them. */
-  export type RequestHandlerParams<P = T.ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = T.ParsedQs> = T.HandlerArg<P, ResBody, ReqBody, ReqQuery, 'v4'>;
+  export type RequestHandlerParams<P = T.ParamsDictionary, ResBody = T.Untyped, ReqBody = T.Untyped, ReqQuery = T.ParsedQs> = T.HandlerArg<P, ResBody, ReqBody, ReqQuery, 'v4'>;
   /** A route method of an app or router (`app.get`, `router.post` ...), returning `This`. */
-  export type IRouterMatcher<This> = T.RouteMatcher<This, 'v4'>;
+  export interface IRouterMatcher<This> extends T.RouteMatcher<This, 'v4'> {}
   /** A method of a route (`route.get`, `route.post` ...), returning `This`. */
-  export type IRouterHandler<This> = T.RouteMethod<T.ParamsDictionary, This, 'v4'>;
+  export interface IRouterHandler<This> extends T.RouteMethod<T.ParamsDictionary, This, 'v4'> {}
   /** `app.use()` and `router.use()`, returning `This`. */
   export type ApplicationRequestHandler<This> = T.UseMatcher<This, 'v4'>;
   /** A router, under the name `@types/express` gives its interface. */
-  export type IRouter = T.Router<'v4'>;
+  export interface IRouter extends T.Router<'v4'> {}
   /** A route, under the name `@types/express` gives its interface. */
-  export type IRoute<P = T.ParamsDictionary> = T.Route<P, 'v4'>;
+  export interface IRoute<P = T.ParamsDictionary> extends T.Route<P, 'v4'> {}
   /** One entry of a router's or route's stack. */
   export type ILayer = T.Layer;
   /** A param trigger, under the name `@types/express` gives it. */
@@ -113,11 +113,11 @@ declare namespace trestle {
   /** The ranges `req.range()` found, with their unit in `type`. */
   export type RequestRanges = T.RequestRanges;
   /** A media type of an `Accept` header read apart. */
-  export type MediaType = T.MediaType;
+  export interface MediaType extends T.MediaType {}
   /** A callback told of an error, or of success: `res.sendFile(path, errback)`. */
   export type Errback = T.Errback;
   /** A function that sends a body and returns `This`, as `res.send` is. */
-  export type Send<ResBody = unknown, This = Response<ResBody>> = T.Send<ResBody, This>;
+  export type Send<ResBody = T.Untyped, This = Response<ResBody>> = T.Send<ResBody, This>;
   /** The options of `res.download()`. */
   export type DownloadOptions = T.DownloadOptions;
   /** The options of `trestle.shutdown()` and `app.shutdown()`: `timeout`, `hooks`, `refuse`, `retryAfter`. */

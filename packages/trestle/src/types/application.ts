@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import type * as http from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import './express-global';
-import type { ApplicationOf, Generation, LocalsRecord, RequestOf, ResponseOf } from './generation';
+import type { ApplicationOf, DefaultLocals, Generation, LocalsRecord, RequestOf, ResponseOf } from './generation';
 import type { NextFunction } from './handlers';
 import type { FetchContext, FetchOptions } from './options';
 import type { ApplicationLifecycle } from './lifecycle';
@@ -12,7 +12,7 @@ import type { RouteMatcher, Router, RouterMethods } from './router';
 import type { EngineCallback, RenderCallback, SettingName, SettingOf, ViewInstance } from './settings';
 
 /** The variables every template of an app sees; also callable to merge an object in. */
-export type AppLocals<L extends LocalsRecord = LocalsRecord> = L &
+export type AppLocals<L extends LocalsRecord = DefaultLocals> = L &
   Locals & {
     /** The app's settings, as templates see them. */
     settings: Record<string, unknown>;
@@ -24,7 +24,7 @@ export interface AppGet<This, G extends Generation = 'v5'> extends RouteMatcher<
 }
 
 /** What the application of every generation has: all but `app.router`, which each generation answers differently. */
-export interface ApplicationCore<L extends LocalsRecord = LocalsRecord, G extends Generation = 'v5'>
+export interface ApplicationCore<L extends LocalsRecord = DefaultLocals, G extends Generation = 'v5'>
   extends EventEmitter,
     RouterMethods<G>,
     ApplicationLifecycle,
@@ -108,7 +108,7 @@ export interface ApplicationCore<L extends LocalsRecord = LocalsRecord, G extend
 }
 
 /** An application: a request handler function with settings, routing and views. */
-export interface Application<L extends LocalsRecord = LocalsRecord, G extends Generation = 'v5'> extends ApplicationCore<L, G> {
+export interface Application<L extends LocalsRecord = DefaultLocals, G extends Generation = 'v5'> extends ApplicationCore<L, G> {
   /** The application router, created on first use. */
   readonly router: Router<G>;
 }

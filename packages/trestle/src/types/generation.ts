@@ -6,12 +6,19 @@
 // legacy.ts) fills its row in with `declare module './generation'`, so the
 // loop is closed at the top and every import points down.
 import type { ParamsDictionary, ParsedQs } from './params';
+import type { DefaultLocals, Untyped } from './type-options';
+
+export type { DefaultLocals, Untyped } from './type-options';
 
 /** The generations: `trestle` (Express 5), `trestle/v4` (Express 4), `trestle/legacy` (Express 3). */
 export type Generation = 'v5' | 'v4' | 'legacy';
 
-/** The locals object a type parameter may name. */
-export type LocalsRecord = Record<string, unknown>;
+/**
+ * The locals object a type parameter may name: `Record<string, any>`, as in
+ * `@types/express`, so an interface (which has no index signature) fits.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LocalsRecord = Record<string, any>;
 
 /** One row of {@link GenerationTypes}: a generation's objects. */
 export interface GenerationRow<Req, Res, App, Rtr, Rte> {
@@ -35,14 +42,14 @@ export interface GenerationTypes<P, ResBody, ReqBody, ReqQuery, LocalsObj extend
 export type RequestOf<
   G extends Generation,
   P = ParamsDictionary,
-  ResBody = unknown,
-  ReqBody = unknown,
+  ResBody = Untyped,
+  ReqBody = Untyped,
   ReqQuery = ParsedQs,
-  LocalsObj extends LocalsRecord = LocalsRecord,
+  LocalsObj extends LocalsRecord = DefaultLocals,
 > = GenerationTypes<P, ResBody, ReqBody, ReqQuery, LocalsObj, number>[G]['request'];
 
 /** The response of generation `G`. */
-export type ResponseOf<G extends Generation, ResBody = unknown, LocalsObj extends LocalsRecord = LocalsRecord, StatusCode extends number = number> = GenerationTypes<
+export type ResponseOf<G extends Generation, ResBody = Untyped, LocalsObj extends LocalsRecord = DefaultLocals, StatusCode extends number = number> = GenerationTypes<
   ParamsDictionary,
   ResBody,
   unknown,
@@ -52,7 +59,7 @@ export type ResponseOf<G extends Generation, ResBody = unknown, LocalsObj extend
 >[G]['response'];
 
 /** The application of generation `G`. */
-export type ApplicationOf<G extends Generation, LocalsObj extends LocalsRecord = LocalsRecord> = GenerationTypes<
+export type ApplicationOf<G extends Generation, LocalsObj extends LocalsRecord = DefaultLocals> = GenerationTypes<
   ParamsDictionary,
   unknown,
   unknown,
@@ -62,7 +69,7 @@ export type ApplicationOf<G extends Generation, LocalsObj extends LocalsRecord =
 >[G]['application'];
 
 /** The router of generation `G`. */
-export type RouterOf<G extends Generation> = GenerationTypes<ParamsDictionary, unknown, unknown, ParsedQs, LocalsRecord, number>[G]['router'];
+export type RouterOf<G extends Generation> = GenerationTypes<ParamsDictionary, Untyped, Untyped, ParsedQs, DefaultLocals, number>[G]['router'];
 
 /** The route of generation `G`, its handlers typed by `P`. */
-export type RouteOf<G extends Generation, P = ParamsDictionary> = GenerationTypes<P, unknown, unknown, ParsedQs, LocalsRecord, number>[G]['route'];
+export type RouteOf<G extends Generation, P = ParamsDictionary> = GenerationTypes<P, Untyped, Untyped, ParsedQs, DefaultLocals, number>[G]['route'];

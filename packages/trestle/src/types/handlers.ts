@@ -2,7 +2,7 @@
 // triggers, and middleware typed for Express. Each is generic in the
 // generation `G`, whose request and response it receives.
 import type * as http from 'node:http';
-import type { Generation, LocalsRecord, RequestOf, ResponseOf } from './generation';
+import type { DefaultLocals, Generation, LocalsRecord, RequestOf, ResponseOf, Untyped } from './generation';
 import type { ParamsDictionary, ParsedQs } from './params';
 
 /** `next()`, `next('route')`, `next('router')` or `next(err)`. */
@@ -24,10 +24,10 @@ export type HandlerResult = unknown;
 /** A middleware or route handler. */
 export interface RequestHandler<
   P = ParamsDictionary,
-  ResBody = unknown,
-  ReqBody = unknown,
+  ResBody = Untyped,
+  ReqBody = Untyped,
   ReqQuery = ParsedQs,
-  LocalsObj extends LocalsRecord = LocalsRecord,
+  LocalsObj extends LocalsRecord = DefaultLocals,
   G extends Generation = 'v5',
 > {
   (req: RequestOf<G, P, ResBody, ReqBody, ReqQuery, LocalsObj>, res: ResponseOf<G, ResBody, LocalsObj>, next: NextFunction): HandlerResult;
@@ -39,14 +39,14 @@ export interface RequestHandler<
  */
 export type ErrorRequestHandler<
   P = ParamsDictionary,
-  ResBody = unknown,
-  ReqBody = unknown,
+  ResBody = Untyped,
+  ReqBody = Untyped,
   ReqQuery = ParsedQs,
-  LocalsObj extends LocalsRecord = LocalsRecord,
+  LocalsObj extends LocalsRecord = DefaultLocals,
   G extends Generation = 'v5',
 > = {
   /** Called with what was passed to `next(err)` (or thrown), then the request, response and `next`. */
-  handler(err: unknown, req: RequestOf<G, P, ResBody, ReqBody, ReqQuery, LocalsObj>, res: ResponseOf<G, ResBody, LocalsObj>, next: NextFunction): HandlerResult;
+  handler(err: Untyped, req: RequestOf<G, P, ResBody, ReqBody, ReqQuery, LocalsObj>, res: ResponseOf<G, ResBody, LocalsObj>, next: NextFunction): HandlerResult;
 }['handler'];
 
 /**
@@ -67,23 +67,23 @@ export type ForeignHandler =
     }['handler'];
 
 /** A request handler, under the name `@types/express` also gives it: `const h: Handler = (req, res) => ...`. */
-export type Handler<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, G extends Generation = 'v5'> = RequestHandler<
+export type Handler<P = ParamsDictionary, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs, G extends Generation = 'v5'> = RequestHandler<
   P,
   ResBody,
   ReqBody,
   ReqQuery,
-  LocalsRecord,
+  DefaultLocals,
   G
 >;
 
 /** Any handler: a request handler, an error handler, or middleware typed for Express. */
-export type HandlerOfAnyKind<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, G extends Generation = 'v5'> =
-  | RequestHandler<P, ResBody, ReqBody, ReqQuery, LocalsRecord, G>
-  | ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery, LocalsRecord, G>
+export type HandlerOfAnyKind<P = ParamsDictionary, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs, G extends Generation = 'v5'> =
+  | RequestHandler<P, ResBody, ReqBody, ReqQuery, DefaultLocals, G>
+  | ErrorRequestHandler<P, ResBody, ReqBody, ReqQuery, DefaultLocals, G>
   | ForeignHandler;
 
 /** Handlers may be given one by one or in (nested) arrays. */
-export type HandlerArg<P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, G extends Generation = 'v5'> =
+export type HandlerArg<P = ParamsDictionary, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs, G extends Generation = 'v5'> =
   | HandlerOfAnyKind<P, ResBody, ReqBody, ReqQuery, G>
   | ReadonlyArray<HandlerArg<P, ResBody, ReqBody, ReqQuery, G>>;
 
@@ -103,6 +103,6 @@ export type ParamHandler<V = string, G extends Generation = 'v5'> = {
  * the path.
  */
 export type HandlersEndingInRequestHandler<P = ParamsDictionary, G extends Generation = 'v5'> = [
-  ...Array<HandlerArg<P, unknown, unknown, ParsedQs, G>>,
-  RequestHandler<P, unknown, unknown, ParsedQs, LocalsRecord, G>,
+  ...Array<HandlerArg<P, Untyped, Untyped, ParsedQs, G>>,
+  RequestHandler<P, Untyped, Untyped, ParsedQs, DefaultLocals, G>,
 ];

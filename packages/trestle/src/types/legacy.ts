@@ -8,7 +8,7 @@ import type * as http from 'node:http';
 import type logline from 'logline-http';
 import type { ApplicationCore } from './application';
 import type { FactoryMembers, Middleware } from './factory';
-import type { LocalsRecord } from './generation';
+import type { DefaultLocals, LocalsRecord, Untyped } from './generation';
 import type { NextFunction, ParamHandler } from './handlers';
 import type { JsonOptions, UrlencodedOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
@@ -40,10 +40,10 @@ export interface AcceptedType extends MediaType {
 /** The request of `trestle/legacy`: Express 3's negotiation, `req.param` and the `req.accepted*` lists. */
 export interface RequestLegacy<
   P = ParamsDictionary,
-  ResBody = unknown,
-  ReqBody = unknown,
+  ResBody = Untyped,
+  ReqBody = Untyped,
   ReqQuery = ParsedQs,
-  LocalsObj extends LocalsRecord = LocalsRecord,
+  LocalsObj extends LocalsRecord = DefaultLocals,
 > extends RequestCore<P, ResBody, ReqBody, ReqQuery, LocalsObj, 'legacy'> {
   /** With no types: the types the `Accept` header accepts, best first. */
   accepts(): string[];
@@ -72,7 +72,7 @@ export interface RequestLegacy<
 }
 
 /** The response of `trestle/legacy`: Express 3's forms (`res.send(404, body)`, `res.json(obj, 201)`, `res.sendfile`) without warnings. */
-export interface ResponseLegacy<ResBody = unknown, LocalsObj extends LocalsRecord = LocalsRecord, StatusCode extends number = number>
+export interface ResponseLegacy<ResBody = Untyped, LocalsObj extends LocalsRecord = DefaultLocals, StatusCode extends number = number>
   extends ResponseV4<ResBody, LocalsObj, StatusCode, 'legacy'> {}
 
 /** A route record of `app.routes`, as Express 3 apps read and remove them. */
@@ -112,7 +112,7 @@ export interface LegacyRouteTable {
 }
 
 /** The application of `trestle/legacy`. */
-export interface ApplicationLegacy<L extends LocalsRecord = LocalsRecord> extends ApplicationCore<L, 'legacy'> {
+export interface ApplicationLegacy<L extends LocalsRecord = DefaultLocals> extends ApplicationCore<L, 'legacy'> {
   /** The route table: `app.use(app.router)` decides where the routes run (after the middleware before it); otherwise the first route mounts it. */
   readonly router: LegacyRouteTable;
   /** Every route by lower-case method; remove a record to remove the route. */
@@ -153,7 +153,7 @@ export interface TrestleLegacy extends FactoryMembers<'legacy'>, BundledMiddlewa
   /** The route class: `new trestle.Route(path)`. */
   Route: RouteConstructor<'legacy'>;
   /** Creates an application; `L` types `app.locals`. Its paths use the v4 path syntax. */
-  <L extends LocalsRecord = LocalsRecord>(): ApplicationLegacy<L>;
+  <L extends LocalsRecord = DefaultLocals>(): ApplicationLegacy<L>;
   /** JSON, urlencoded (extended) and multipart bodies in one middleware: `req.body` and `req.files` are at least `{}` after it. */
   bodyParser(options?: LegacyBodyParserOptions): Middleware;
   /** The request logger (logline, morgan-compatible), as Express 3 bundled it. */

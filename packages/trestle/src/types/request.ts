@@ -1,10 +1,11 @@
 // The request: what `req` holds and answers in every generation.
 import type * as http from 'node:http';
 import './express-global';
-import type { ApplicationOf, Generation, LocalsRecord, ResponseOf, RouteOf } from './generation';
+import type { ApplicationOf, DefaultLocals, Generation, LocalsRecord, ResponseOf, RouteOf, Untyped } from './generation';
 import type { NextFunction } from './handlers';
 import type { RangeOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
+import type { CookieJar } from './type-options';
 
 /**
  * What the request of every generation has: node's `IncomingMessage` plus
@@ -13,10 +14,10 @@ import type { ParamsDictionary, ParsedQs } from './params';
  */
 export interface RequestCore<
   P = ParamsDictionary,
-  ResBody = unknown,
-  ReqBody = unknown,
+  ResBody = Untyped,
+  ReqBody = Untyped,
   ReqQuery = ParsedQs,
-  LocalsObj extends LocalsRecord = LocalsRecord,
+  LocalsObj extends LocalsRecord = DefaultLocals,
   G extends Generation = 'v5',
 > extends http.IncomingMessage,
     Express.Request {
@@ -70,10 +71,10 @@ export interface RequestCore<
   readonly stale: boolean;
   /** `X-Requested-With: XMLHttpRequest`. */
   readonly xhr: boolean;
-  /** Cookies, when a cookie parser ran. */
-  cookies?: Record<string, string>;
-  /** Signed cookies, when a cookie parser ran with a secret. */
-  signedCookies?: Record<string, string | false>;
+  /** Cookies, once a cookie parser ran: `any`, as `@types/express` has it (see {@link CookieJar}). */
+  cookies: CookieJar<string>;
+  /** Signed cookies, once a cookie parser ran with a secret (`false` for a bad signature). */
+  signedCookies: CookieJar<string | false>;
   /** The secret a cookie parser records, used by signed `res.cookie`. */
   secret?: string | undefined;
 
@@ -110,10 +111,10 @@ export interface RequestCore<
 /** The request handlers receive: node's `IncomingMessage` with Express's `req` properties and methods. */
 export interface Request<
   P = ParamsDictionary,
-  ResBody = unknown,
-  ReqBody = unknown,
+  ResBody = Untyped,
+  ReqBody = Untyped,
   ReqQuery = ParsedQs,
-  LocalsObj extends LocalsRecord = LocalsRecord,
+  LocalsObj extends LocalsRecord = DefaultLocals,
   G extends Generation = 'v5',
 > extends RequestCore<P, ResBody, ReqBody, ReqQuery, LocalsObj, G> {
   /** With no types: the types the `Accept` header accepts, best first. */

@@ -1,7 +1,7 @@
 // The response: what `res` holds and does in every generation.
 import type * as http from 'node:http';
 import './express-global';
-import type { ApplicationOf, Generation, LocalsRecord, RequestOf, ResponseOf } from './generation';
+import type { ApplicationOf, DefaultLocals, Generation, LocalsRecord, RequestOf, ResponseOf, Untyped } from './generation';
 import type { NextFunction } from './handlers';
 import type { CookieOptions, DownloadOptions, SendFileOptions } from './options';
 import type { RenderCallback } from './settings';
@@ -14,15 +14,15 @@ import type { RenderCallback } from './settings';
 export interface Locals extends Express.Locals {}
 
 /** A function that sends a body and returns what it was called on, as `res.send` and `res.json` are. */
-export type Send<ResBody = unknown, This = unknown> = (body?: ResBody) => This;
+export type Send<ResBody = Untyped, This = unknown> = (body?: ResBody) => This;
 
 /** A header value for `res.set()`: a number becomes a string, an array gives one header line per value. */
 export type HeaderValue = string | number | readonly string[];
 
 /** The response: node's `ServerResponse` plus trestle's methods. */
 export interface Response<
-  ResBody = unknown,
-  LocalsObj extends LocalsRecord = LocalsRecord,
+  ResBody = Untyped,
+  LocalsObj extends LocalsRecord = DefaultLocals,
   StatusCode extends number = number,
   G extends Generation = 'v5',
 > extends http.ServerResponse,

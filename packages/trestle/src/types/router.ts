@@ -1,7 +1,7 @@
 // Routing: routers, routes, their layers, and the methods apps and routers
 // share (`use`, `route`, `param`, one per HTTP method), typed from the path.
 import type * as http from 'node:http';
-import type { ApplicationOf, Generation, LocalsRecord } from './generation';
+import type { ApplicationOf, DefaultLocals, Generation, LocalsRecord, Untyped } from './generation';
 import type { ErrorRequestHandler, HandlerArg, HandlerOfAnyKind, HandlersEndingInRequestHandler, NextFunction, ParamHandler, RequestHandler } from './handlers';
 import type { RouterOptions } from './options';
 import type { ParamsDictionary, ParamsOfSyntax, ParsedQs } from './params';
@@ -18,22 +18,22 @@ export type PathParams = string | RegExp | Array<string | RegExp>;
  */
 export interface RouteMatcher<This, G extends Generation = 'v5'> {
   /** After `trestle.validate(schemas)`, the handlers see the schemas' output types (validate.ts). */
-  <Path extends string, S extends ValidateSchemas, L extends LocalsRecord = LocalsRecord>(path: Path, validator: ValidateMiddleware<S>, ...handlers: [ValidatedHandler<ParamsOfSyntax<Path, G>, S, L, G>, ...Array<ValidatedHandler<ParamsOfSyntax<Path, G>, S, L, G>>]): This;
-  <Path extends string, P = ParamsOfSyntax<Path, G>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
+  <Path extends string, S extends ValidateSchemas, L extends LocalsRecord = DefaultLocals>(path: Path, validator: ValidateMiddleware<S>, ...handlers: [ValidatedHandler<ParamsOfSyntax<Path, G>, S, L, G>, ...Array<ValidatedHandler<ParamsOfSyntax<Path, G>, S, L, G>>]): This;
+  <Path extends string, P = ParamsOfSyntax<Path, G>, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs, L extends LocalsRecord = DefaultLocals>(
     path: Path,
     ...handlers: [RequestHandler<P, ResBody, ReqBody, ReqQuery, L, G>, ...Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L, G>>]
   ): This;
   <Path extends string>(path: Path, ...handlers: HandlersEndingInRequestHandler<ParamsOfSyntax<Path, G>, G>): This;
-  <Path extends string, P = ParamsOfSyntax<Path, G>, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
+  <Path extends string, P = ParamsOfSyntax<Path, G>, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs>(
     path: Path,
     ...handlers: [HandlerArg<P, ResBody, ReqBody, ReqQuery, G>, ...Array<HandlerArg<P, ResBody, ReqBody, ReqQuery, G>>]
   ): This;
-  <P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends Record<string, unknown> = Record<string, unknown>>(
+  <P = ParamsDictionary, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs, L extends LocalsRecord = DefaultLocals>(
     path: PathParams,
     ...handlers: [RequestHandler<P, ResBody, ReqBody, ReqQuery, L, G>, ...Array<RequestHandler<P, ResBody, ReqBody, ReqQuery, L, G>>]
   ): This;
   (path: PathParams, ...handlers: HandlersEndingInRequestHandler<ParamsDictionary, G>): This;
-  <P = ParamsDictionary, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
+  <P = ParamsDictionary, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs>(
     path: PathParams,
     ...handlers: [HandlerArg<P, ResBody, ReqBody, ReqQuery, G>, ...Array<HandlerArg<P, ResBody, ReqBody, ReqQuery, G>>]
   ): This;
@@ -43,18 +43,18 @@ export interface RouteMatcher<This, G extends Generation = 'v5'> {
 
 /** `router.use([path], ...handlers)`; error handlers have their own overloads. */
 export interface UseMatcher<This, G extends Generation = 'v5'> {
-  (...handlers: Array<RequestHandler<ParamsDictionary, unknown, unknown, ParsedQs, LocalsRecord, G>>): This;
-  (...handlers: Array<ErrorRequestHandler<ParamsDictionary, unknown, unknown, ParsedQs, LocalsRecord, G>>): This;
+  (...handlers: Array<RequestHandler<ParamsDictionary, Untyped, Untyped, ParsedQs, DefaultLocals, G>>): This;
+  (...handlers: Array<ErrorRequestHandler<ParamsDictionary, Untyped, Untyped, ParsedQs, DefaultLocals, G>>): This;
   (...handlers: HandlersEndingInRequestHandler<ParamsDictionary, G>): This;
-  (...handlers: Array<HandlerArg<ParamsDictionary, unknown, unknown, ParsedQs, G>>): This;
-  <Path extends string>(path: Path, ...handlers: Array<RequestHandler<ParamsOfSyntax<Path, G>, unknown, unknown, ParsedQs, LocalsRecord, G>>): This;
-  <Path extends string>(path: Path, ...handlers: Array<ErrorRequestHandler<ParamsOfSyntax<Path, G>, unknown, unknown, ParsedQs, LocalsRecord, G>>): This;
+  (...handlers: Array<HandlerArg<ParamsDictionary, Untyped, Untyped, ParsedQs, G>>): This;
+  <Path extends string>(path: Path, ...handlers: Array<RequestHandler<ParamsOfSyntax<Path, G>, Untyped, Untyped, ParsedQs, DefaultLocals, G>>): This;
+  <Path extends string>(path: Path, ...handlers: Array<ErrorRequestHandler<ParamsOfSyntax<Path, G>, Untyped, Untyped, ParsedQs, DefaultLocals, G>>): This;
   <Path extends string>(path: Path, ...handlers: HandlersEndingInRequestHandler<ParamsOfSyntax<Path, G>, G>): This;
-  <Path extends string>(path: Path, ...handlers: Array<HandlerArg<ParamsOfSyntax<Path, G>, unknown, unknown, ParsedQs, G>>): This;
-  (path: PathParams, ...handlers: Array<RequestHandler<ParamsDictionary, unknown, unknown, ParsedQs, LocalsRecord, G>>): This;
-  (path: PathParams, ...handlers: Array<ErrorRequestHandler<ParamsDictionary, unknown, unknown, ParsedQs, LocalsRecord, G>>): This;
+  <Path extends string>(path: Path, ...handlers: Array<HandlerArg<ParamsOfSyntax<Path, G>, Untyped, Untyped, ParsedQs, G>>): This;
+  (path: PathParams, ...handlers: Array<RequestHandler<ParamsDictionary, Untyped, Untyped, ParsedQs, DefaultLocals, G>>): This;
+  (path: PathParams, ...handlers: Array<ErrorRequestHandler<ParamsDictionary, Untyped, Untyped, ParsedQs, DefaultLocals, G>>): This;
   (path: PathParams, ...handlers: HandlersEndingInRequestHandler<ParamsDictionary, G>): This;
-  (path: PathParams, ...handlers: Array<HandlerArg<ParamsDictionary, unknown, unknown, ParsedQs, G>>): This;
+  (path: PathParams, ...handlers: Array<HandlerArg<ParamsDictionary, Untyped, Untyped, ParsedQs, G>>): This;
 }
 
 /** The methods routers and apps share: `use`, `all`, `route`, `param` and one per HTTP method. */
@@ -149,12 +149,12 @@ export interface RouterMethods<G extends Generation = 'v5'> {
  */
 export interface RouteMethod<P, This, G extends Generation = 'v5'> {
   /** After `trestle.validate(schemas)`, the handlers see the schemas' output types (validate.ts). */
-  <S extends ValidateSchemas, L extends LocalsRecord = LocalsRecord>(validator: ValidateMiddleware<S>, ...handlers: [ValidatedHandler<P, S, L, G>, ...Array<ValidatedHandler<P, S, L, G>>]): This;
-  <P2 = P, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs, L extends LocalsRecord = LocalsRecord>(
+  <S extends ValidateSchemas, L extends LocalsRecord = DefaultLocals>(validator: ValidateMiddleware<S>, ...handlers: [ValidatedHandler<P, S, L, G>, ...Array<ValidatedHandler<P, S, L, G>>]): This;
+  <P2 = P, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs, L extends LocalsRecord = DefaultLocals>(
     ...handlers: [RequestHandler<P2, ResBody, ReqBody, ReqQuery, L, G>, ...Array<RequestHandler<P2, ResBody, ReqBody, ReqQuery, L, G>>]
   ): This;
   (...handlers: HandlersEndingInRequestHandler<P, G>): This;
-  <P2 = P, ResBody = unknown, ReqBody = unknown, ReqQuery = ParsedQs>(
+  <P2 = P, ResBody = Untyped, ReqBody = Untyped, ReqQuery = ParsedQs>(
     ...handlers: [HandlerArg<P2, ResBody, ReqBody, ReqQuery, G>, ...Array<HandlerArg<P2, ResBody, ReqBody, ReqQuery, G>>]
   ): This;
   /** `trestle/v4` and `trestle/legacy` only: no handler at all, which Express 4 accepts. */

@@ -4,7 +4,7 @@
 // Fills in the v4 row of the generation table.
 import type { ApplicationCore } from './application';
 import type { FactoryMembers, Middleware } from './factory';
-import type { LocalsRecord } from './generation';
+import type { DefaultLocals, LocalsRecord, Untyped } from './generation';
 import type { ParamHandler } from './handlers';
 import type { SendFileOptions, StaticOptions } from './options';
 import type { ParamsDictionary, ParsedQs } from './params';
@@ -29,10 +29,10 @@ declare module './generation' {
 /** The request of `trestle/v4`: Express 5's, plus the members Express 4 had and deprecated. */
 export interface RequestV4<
   P = ParamsDictionary,
-  ResBody = unknown,
-  ReqBody = unknown,
+  ResBody = Untyped,
+  ReqBody = Untyped,
   ReqQuery = ParsedQs,
-  LocalsObj extends LocalsRecord = LocalsRecord,
+  LocalsObj extends LocalsRecord = DefaultLocals,
 > extends Request<P, ResBody, ReqBody, ReqQuery, LocalsObj, 'v4'> {
   /**
    * The value of `name` in `req.params`, else `req.body`, else `req.query`,
@@ -57,7 +57,7 @@ export type SendBodyV4<ResBody> = ResBody | string | Buffer | Uint8Array | boole
  * The response of `trestle/v4`: Express 5's, plus the forms Express 4 still
  * accepts with a deprecation warning (`trestle/legacy` has them without one).
  */
-export interface ResponseV4<ResBody = unknown, LocalsObj extends LocalsRecord = LocalsRecord, StatusCode extends number = number, G extends 'v4' | 'legacy' = 'v4'>
+export interface ResponseV4<ResBody = Untyped, LocalsObj extends LocalsRecord = DefaultLocals, StatusCode extends number = number, G extends 'v4' | 'legacy' = 'v4'>
   extends Response<ResBody, LocalsObj, StatusCode, G> {
   /** Sends the body (a string as HTML, bytes as octets, other values as JSON); a number alone is a status, sent with its message. */
   send(body?: SendBodyV4<ResBody>): this;
@@ -93,7 +93,7 @@ export interface ResponseV4<ResBody = unknown, LocalsObj extends LocalsRecord = 
 export type ParamFactory<G extends 'v4' | 'legacy' = 'v4'> = (name: string, arg: unknown) => ParamHandler<string, G> | undefined;
 
 /** The application of `trestle/v4`: Express 5's, plus what Express 4 kept of older versions. */
-export interface ApplicationV4<L extends LocalsRecord = LocalsRecord> extends ApplicationCore<L, 'v4'> {
+export interface ApplicationV4<L extends LocalsRecord = DefaultLocals> extends ApplicationCore<L, 'v4'> {
   /** Express 4 removed `app.router`: reading it throws an error that says so. */
   readonly router: never;
   /**
@@ -199,7 +199,7 @@ export interface TrestleV4 extends FactoryMembers<'v4'>, UnbundledMiddleware {
   /** The route class: `new trestle.Route(path)`. */
   Route: RouteConstructor<'v4'>;
   /** Creates an application; `L` types `app.locals`. Its paths use the v4 path syntax. */
-  <L extends LocalsRecord = LocalsRecord>(): ApplicationV4<L>;
+  <L extends LocalsRecord = DefaultLocals>(): ApplicationV4<L>;
   /** Parses the query string into `req.query` when nothing has yet (in an app the router already has): with `qs` and `options`, or with a parser function. */
   query(options?: QueryOptions | QueryParserFunction<unknown>): Middleware;
   /** Serves the files under `root`; `trestle.static.mime` is the table it types them by. */

@@ -2,7 +2,7 @@
 // path syntax. Fills in the v5 row of the generation table.
 import type { Application } from './application';
 import type { FactoryMembers } from './factory';
-import type { LocalsRecord } from './generation';
+import type { DefaultLocals, LocalsRecord } from './generation';
 import type { Request } from './request';
 import type { Response } from './response';
 import type { Route, RouteConstructor, Router, RouterClass } from './router';
@@ -27,5 +27,5 @@ export interface Trestle extends FactoryMembers<'v5'> {
   /** The route class: `new trestle.Route(path)`. */
   Route: RouteConstructor<'v5'>;
   /** Creates an application; `L` types `app.locals`. */
-  <L extends LocalsRecord = LocalsRecord>(): Application<L>;
+  <L extends LocalsRecord = DefaultLocals>(): Application<L>;
 }
