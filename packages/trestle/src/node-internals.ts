@@ -9,7 +9,8 @@
 // rather than turning a feature into a silent hang.
 import { EventEmitter } from 'node:events';
 import { type IncomingMessage, OutgoingMessage, type Server, ServerResponse } from 'node:http';
-import { Http2ServerResponse, type Http2Session, type Http2Server } from 'node:http2';
+import { Http2ServerResponse, type Http2Server, type Http2Stream } from 'node:http2';
+import type Module from 'node:module';
 import type { Socket } from 'node:net';
 
 /** The symbol under which node keeps `description`'s slot on `object`. */
@@ -137,13 +138,13 @@ export function responseOnSocket(socket: Socket): ServerResponse | null | undefi
 }
 
 /** node's count of a server's open connections (net.Server keeps it; `getConnections` only by callback). */
-export function connectionCount(server: Server): number | undefined {
+export function connectionCount(server: object): number | undefined {
   const count = (server as Server & { _connections?: unknown })._connections;
   return typeof count === 'number' ? count : undefined;
 }
 
 /** The sockets of every connection node's HTTP/1.1 server tracks (the list behind `closeIdleConnections`). */
-export function trackedSockets(server: Server): Socket[] | undefined {
+export function trackedSockets(server: object): Socket[] | undefined {
   const list = slotOf(server, 'http.server.connections') as { all?(): Array<{ socket?: Socket | null }> } | undefined;
   if (typeof list?.all !== 'function') return undefined;
   const sockets: Socket[] = [];
@@ -151,11 +152,22 @@ export function trackedSockets(server: Server): Socket[] | undefined {
   return sockets;
 }
 
-/** The number of streams open on an HTTP/2 session (node's session state; there is no public count). */
-export function openStreamCount(session: Http2Session): number | undefined {
+/** node's map of an HTTP/2 session's open streams, kept in its session state (no public list). */
+function streamMap(session: object): { size?: unknown; values?(): Iterable<Http2Stream> } | undefined {
   // node's own Map subclass, made from its primordials: not `instanceof Map` here.
-  const size = (slotOf(session, 'state') as { streams?: { size?: unknown } } | undefined)?.streams?.size;
+  return (slotOf(session, 'state') as { streams?: { size?: unknown; values?(): Iterable<Http2Stream> } } | undefined)?.streams;
+}
+
+/** The number of streams open on an HTTP/2 session (node's session state; there is no public count). */
+export function openStreamCount(session: object): number | undefined {
+  const size = streamMap(session)?.size;
   return typeof size === 'number' ? size : undefined;
+}
+
+/** The streams open on an HTTP/2 session (empty where node's session state is missing). */
+export function openStreamsOf(session: object): Http2Stream[] {
+  const map = streamMap(session);
+  return typeof map?.values === 'function' ? [...map.values()] : [];
 }
 
 /** A server's request and response classes (undefined: node's own). */
@@ -182,4 +194,22 @@ export function replaceServerClasses(server: Server, from: ServerClasses, to: Se
 export function http2ServerOptions(server: Http2Server): Record<string, unknown> | undefined {
   const options = slotOf(server, 'options');
   return typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : undefined;
+}
+
+type ResolveFilename = (request: string, parent: unknown, isMain: boolean, options?: unknown) => string;
+
+/**
+ * From now on `require(request)` loads `target(request)` where it names a
+ * file. Through `Module._resolveFilename`, the resolver every `require` goes
+ * through: used only on a node older than 22.15, which has no
+ * `module.registerHooks` (the upgrade report's `require('express')`).
+ * node:module is passed in, not imported: this module also loads on Workers.
+ */
+export function redirectRequires(module: typeof Module, target: (request: string) => string | undefined): void {
+  const modules = module as typeof Module & { _resolveFilename: ResolveFilename };
+  const original = modules._resolveFilename;
+  modules._resolveFilename = function (this: unknown, request, parent, isMain, options) {
+    const file = typeof request === 'string' ? target(request) : undefined;
+    return original.call(this, file ?? request, parent, isMain, options);
+  };
 }

@@ -8,11 +8,12 @@ import { once } from 'node:events';
 import http, { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   clearNeedDrain, connectionCount, headerBlockOf, http2HeadersOf, http2ServerOptions, isConsuming, kHttp2Headers,
-  kNeedDrain, kOutHeaders, needsDrain, openStreamCount, outgoingFields, outHeadersOf, replaceServerClasses,
-  responseOnSocket, trackedSockets,
+  kNeedDrain, kOutHeaders, needsDrain, openStreamCount, openStreamsOf, outgoingFields, outHeadersOf, replaceServerClasses,
+  redirectRequires, responseOnSocket, trackedSockets,
 } from '../src/node-internals';
 
 const WAIT_MS = 5_000;
@@ -155,6 +156,7 @@ test("HTTP/2: a response's 'headers' slot, the session's 'state' streams, the se
     res.setHeader('X-Checked', 'yes');
     seen.header = http2HeadersOf(res)?.['x-checked'];
     seen.streams = openStreamCount(req.stream.session!);
+    seen.listed = openStreamsOf(req.stream.session!).includes(req.stream);
     res.end('ok');
   });
   server.listen(0, '127.0.0.1');
@@ -166,9 +168,24 @@ test("HTTP/2: a response's 'headers' slot, the session's 'state' streams, the se
     await within(once(stream, 'end'), 'no HTTP/2 answer to the probe request');
     assert.equal(seen.header, 'yes', "the HTTP/2 response's 'headers' slot does not hold its headers");
     assert.equal(seen.streams, 1, "the session's 'state' slot has no streams map counting the open stream");
+    assert.equal(seen.listed, true, "the session's 'state' streams map does not list the open stream");
   } finally {
     client.close();
     server.close();
     await within(once(server, 'close'), 'the HTTP/2 server did not close');
   }
+});
+
+test('Module._resolveFilename: a redirected require loads the target file (nodes without module.registerHooks)', async () => {
+  // In a child process: the redirection lasts for the process.
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const script = `
+    const Module = require('node:module');
+    const { redirectRequires } = require(${JSON.stringify(require.resolve('../src/node-internals'))});
+    redirectRequires(Module, (request) => (request === 'no-such-package-here' ? ${JSON.stringify(join(__dirname, 'fixtures', 'redirect-target.cjs'))} : undefined));
+    process.stdout.write(String(require('no-such-package-here')));
+  `;
+  const { stdout } = await within(promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { timeout: WAIT_MS }), 'the child with a redirected require did not finish');
+  assert.equal(stdout, 'redirected', "Module._resolveFilename did not redirect require('no-such-package-here')");
 });

@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import type { ShutdownOptions, ShutdownReport } from '../types/lifecycle';
 import { toMilliseconds } from './duration';
 import { closeWebSockets } from '../websocket/connections';
+import { connectionCount, openStreamCount, openStreamsOf, responseOnSocket, trackedSockets } from '../node-internals';
 import { appLifecycle, type LifecycleApp, type ServerState, type ServerTally, type Session, serverState, watchServer, type WatchedServer } from './servers';
 
 /** A server, an app (its servers: app.listen()'s and those it adopted), or a list of them. */
@@ -108,7 +109,7 @@ function closeServer(server: WatchedServer, state: ServerState, tally: ServerTal
       closeIdle(server, state, tally);
     }
     if (server.listening) httpCloseDeferred = stopListening(server, idleGrace, done);
-    else if ((server as { _connections?: number })._connections === 0) done();
+    else if (connectionCount(server) === 0) done();
     else server.once('close', done);
     // HTTP/2 says it is closing (GOAWAY): a session with no stream open closes now, the others once their streams end.
     for (const session of state.sessions) closeSession(session, tally);
@@ -212,16 +213,13 @@ function refuse(res: ServerResponse, retryAfter: string): void {
 /** The HTTP/1 sockets: those tracked, and any node's own list has that trestle did not see open. */
 function http1Sockets(server: WatchedServer, state: ServerState): Set<Socket> {
   const sockets = new Set(state.sockets);
-  const list = nodeSlot(server, 'http.server.connections') as { all?(): Array<{ socket?: Socket | null }> } | undefined;
-  if (typeof list?.all === 'function') {
-    for (const parser of list.all()) if (parser.socket) sockets.add(parser.socket);
-  }
+  for (const socket of trackedSockets(server) ?? []) sockets.add(socket);
   return sockets;
 }
 
 /** node's response in flight on an HTTP/1 socket (what http-terminator and stoppable read too). */
 function inFlightResponse(socket: Socket): ServerResponse | undefined {
-  const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const res = responseOnSocket(socket);
   return res != null && !res.writableFinished ? res : undefined;
 }
 
@@ -253,7 +251,7 @@ function countAnswered(server: WatchedServer, state: ServerState, tally: ServerT
     if (res !== undefined) countWhenFinished(res, tally);
   }
   for (const session of state.sessions) {
-    for (const stream of streamsOf(session)) {
+    for (const stream of openStreamsOf(session)) {
       // A stream that ends without a reset was answered.
       stream.once('close', () => {
         if (stream.rstCode === 0) tally.answered += 1;
@@ -270,26 +268,9 @@ function countInFlight(server: WatchedServer, state: ServerState): number {
   return count;
 }
 
-interface OpenStream {
-  rstCode?: number;
-  once(event: 'close', listener: () => void): unknown;
-}
-
-/** node's map of an HTTP/2 session's open streams, kept in its session state (no public list). */
-function streamMap(session: Session): { size?: unknown; values?(): Iterable<OpenStream> } | undefined {
-  // node's own Map subclass, made from its primordials: not `instanceof Map` here.
-  return (nodeSlot(session, 'state') as { streams?: { size?: unknown; values?(): Iterable<OpenStream> } } | undefined)?.streams;
-}
-
 /** The streams open on an HTTP/2 session. */
 function openStreams(session: Session): number {
-  const size = streamMap(session)?.size;
-  return typeof size === 'number' ? size : 0;
-}
-
-function streamsOf(session: Session): OpenStream[] {
-  const map = streamMap(session);
-  return typeof map?.values === 'function' ? [...map.values()] : [];
+  return openStreamCount(session) ?? 0;
 }
 
 /** The timeout passed: every connection still open is ended (a TLS handshake still going counts as before any request). */
@@ -302,12 +283,6 @@ function endAll(server: WatchedServer, state: ServerState, tally: ServerTally): 
     socket.destroy();
     tally.closedBeforeRequest += 1;
   }
-}
-
-/** An internal slot node keeps under a symbol, found by the symbol's description. */
-function nodeSlot(object: object, description: string): unknown {
-  const symbol = Object.getOwnPropertySymbols(object).find((s) => s.description === description);
-  return symbol === undefined ? undefined : (object as Record<symbol, unknown>)[symbol];
 }
 
 /** Each app's own hooks run once, however many shutdowns wait for them (a signal, and the app's own call). */

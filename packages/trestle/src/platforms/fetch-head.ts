@@ -6,9 +6,9 @@
 // framing decisions and `_header`, which middleware read); this only reads
 // its arguments. The block is parsed only when a response's head was stored
 // some other way (`headersOf`).
-import type { ServerResponse } from 'node:http';
+import type { OutgoingMessage, ServerResponse } from 'node:http';
 import { fastRecordType } from '../fast-properties';
-import { kOutHeaders } from '../response/header-store';
+import { kOutHeaders, type OutgoingFields, outgoingFields, outHeadersOf } from '../node-internals';
 
 export type Pairs = [string, string][];
 /** A Response's headers: a record while no name repeats (a Response takes it faster than pairs), else pairs. */
@@ -25,12 +25,8 @@ export interface HeadSink {
 
 type HeaderValue = string | number | readonly (string | number)[];
 
-interface Outgoing {
-  _storeHeader(firstLine: string, headers: unknown): void;
-  _headerSent: boolean;
-  sendDate: boolean;
-  socket: unknown;
-}
+/** A response as captureHead sees it: its socket is app.fetch's, which takes the head. */
+type Outgoing = Omit<OutgoingMessage, 'socket'> & OutgoingFields & { socket: HeadSink | null };
 
 /** The Response's headers while no name repeats: any name (`__proto__`, `constructor`) an own key. */
 const HeadRecord = fastRecordType<Record<string, string>>();
@@ -122,10 +118,10 @@ function utcDate(): string {
  */
 export function captureHead(this: Outgoing, firstLine: string, headers: unknown): void {
   (Object.getPrototypeOf(this) as Outgoing)._storeHeader.call(this, firstLine, headers);
-  const sink = this.socket as HeadSink | null;
+  const sink = this.socket;
   if (sink === null || sink.head !== null) return;
   sink.head = new HeadRecord();
-  addAll(sink, headers, (this as unknown as Record<symbol, unknown>)[kOutHeaders!]);
+  addAll(sink, headers, outHeadersOf(this as OutgoingMessage));
   if (this.sendDate && !sink.dated) putHead(sink, 'Date', utcDate());
   this._headerSent = true;
 }
@@ -156,5 +152,5 @@ export function headersOf(block: string, sink: HeadSink): Pairs {
 
 /** Makes `res` hand its head to `captureHead`. */
 export function watchHead(res: ServerResponse): void {
-  if (capturesHead) (res as unknown as Outgoing)._storeHeader = captureHead;
+  if (capturesHead) outgoingFields(res)._storeHeader = captureHead;
 }

@@ -8,7 +8,8 @@
 // the router, members, middleware and logline know nothing of this.
 import { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';
-import { IncomingMessage, OutgoingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { clearNeedDrain, headerBlockOf, isConsuming, outgoingFields } from '../node-internals';
 import type { FetchOptions } from '../types/options';
 import { Unchunker } from './fetch-chunks';
 import { type Head, headersOf, type HeadSink, putHead, watchHead } from './fetch-head';
@@ -25,9 +26,6 @@ interface FetchableApp {
 type AppClasses = { IncomingMessage: new (socket: FetchSocket) => IncomingMessage; ServerResponse: new (req: IncomingMessage) => ServerResponse };
 type Resolve = (response: Response) => void;
 type Reject = (reason: unknown) => void;
-
-/** node's own flag behind `writableNeedDrain`, found once: a FetchSocket that drains has to clear it as node's server does. */
-const kNeedDrain = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kNeedDrain');
 
 /**
  * What every Response is made with on this runtime. On Workers, a body the
@@ -111,10 +109,10 @@ class FetchSocket extends EventEmitter implements HeadSink {
     const res = this.res!;
     if (res.headersSent && !this.destroyed && this.response === undefined && this.chunks === null) {
       // Unless the head was captured (fetch-head.ts), the first write starts with node's header block, which the Response takes from res._header.
-      if (this.head === null) data = (data as string).slice((res as unknown as { _header: string })._header.length);
+      if (this.head === null) data = (data as string).slice(headerBlockOf(res)?.length ?? 0);
       this.chunks = [];
       this.scheduled = true;
-      if ((res as unknown as { chunkedEncoding: boolean }).chunkedEncoding) this.unchunker = new Unchunker();
+      if (res.chunkedEncoding) this.unchunker = new Unchunker();
       this.callback = callback ?? null;
       callback = undefined;
       process.nextTick(settle, this);
@@ -379,7 +377,7 @@ function answer(socket: FetchSocket): void {
   const res = socket.res!;
   const req = socket.req!;
   const status = res.statusCode;
-  socket.head ??= headersOf((res as unknown as { _header: string })._header, socket);
+  socket.head ??= headersOf(headerBlockOf(res) ?? '', socket);
   const length = impliedLength(res, socket);
   if (length !== undefined) putHead(socket, 'Content-Length', length);
   const init = { status, statusText: res.statusMessage, headers: socket.head, ...RESPONSE_INIT };
@@ -428,9 +426,9 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
     const socket = this.socket;
     if (!socket.needDrain) return;
     socket.needDrain = false;
-    const res = socket.res as ServerResponse & Record<symbol, unknown>;
+    const res = socket.res!;
     if (res.writableEnded) return;
-    if (kNeedDrain !== undefined) res[kNeedDrain] = false;
+    clearNeedDrain(res);
     res.emit('drain');
   }
 
@@ -447,7 +445,7 @@ class ResponseSource implements UnderlyingDefaultSource<Uint8Array> {
  * socket (no chunked default) does not make node add.
  */
 function impliedLength(res: ServerResponse, socket: FetchSocket): string | undefined {
-  const r = res as unknown as { _contentLength: number | null; _hasBody: boolean; _removedContLen: boolean };
+  const r = outgoingFields(res);
   if (socket.framed || typeof r._contentLength !== 'number' || !r._hasBody || r._removedContLen) return undefined;
   return String(r._contentLength);
 }
@@ -469,14 +467,14 @@ function onFinish(this: ServerResponse): void {
   }
   const req = socket.req!;
   // As node's server: a body nobody read is read to the end and dropped.
-  if (!req.readableEnded && !(req as unknown as { _consuming: boolean })._consuming) req.resume();
+  if (!req.readableEnded && !isConsuming(req)) req.resume();
   if (onWorkers) detachOnWorkers(this, socket);
   else this.detachSocket(socket as never);
   process.nextTick(closeResponse, this);
 }
 
 function closeResponse(res: ServerResponse): void {
-  const r = res as ServerResponse & { _closed?: boolean; destroyed: boolean };
+  const r = outgoingFields(res);
   if (r._closed) return;
   r.destroyed = true;
   r._closed = true;

@@ -4,13 +4,12 @@
 import Module from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { redirectRequires } from '../node-internals';
 
 // This file is dist/upgrade/hook.js.
 const packageRoot = resolve(__dirname, '..', '..');
 const v4Entry = join(packageRoot, 'dist', 'v4.js');
 
-type Resolve = (request: string, parent: unknown, isMain: boolean, options?: unknown) => string;
-const moduleWithResolve = Module as unknown as { _resolveFilename: Resolve };
 
 /** Where trestle/v4 keeps what `request` (an `express...` specifier) names; undefined for other modules. */
 export function expressTarget(request: string): string | undefined {
@@ -39,7 +38,7 @@ let hooked = false;
 export function redirectExpress(): void {
   if (hooked) return;
   hooked = true;
-  const registerHooks = (Module as unknown as { registerHooks?: RegisterHooks }).registerHooks;
+  const registerHooks = (Module as typeof Module & { registerHooks?: RegisterHooks }).registerHooks;
   if (registerHooks !== undefined) {
     // Node 22.15 and later: one synchronous hook for both.
     registerHooks({
@@ -50,17 +49,9 @@ export function redirectExpress(): void {
     });
     return;
   }
-  redirectRequire();
-  const register = (Module as unknown as { register?: (url: string, parentURL: string, options: object) => void }).register;
+  redirectRequires(Module, expressTarget);
+  const register = (Module as typeof Module & { register?: (url: string, parentURL: string, options: object) => void }).register;
   register?.(pathToFileURL(join(__dirname, 'hooks.mjs')).href, pathToFileURL(__filename).href, {
     data: { v4: pathToFileURL(join(packageRoot, 'dist', 'v4.mjs')).href, v4Lib: pathToFileURL(join(packageRoot, 'v4', 'lib')).href },
   });
-}
-
-function redirectRequire(): void {
-  const original = moduleWithResolve._resolveFilename;
-  moduleWithResolve._resolveFilename = function (this: unknown, request, parent, isMain, options) {
-    const target = typeof request === 'string' ? expressTarget(request) : undefined;
-    return original.call(this, target ?? request, parent, isMain, options);
-  };
 }
