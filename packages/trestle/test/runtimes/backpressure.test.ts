@@ -18,7 +18,7 @@ const OPTIONS = { total: TOTAL, chunk: 65536, everyMs: 2, deadlineMs: 10_000 };
 /** Runs the probe on `runtime` (at most 30 s, the runtime's start included). */
 function onRuntime(runtime: Runtime): Promise<Probe> {
   return new Promise((resolve, reject) => {
-    const args = [...runtime.args, join(__dirname, 'backpressure-run.cjs'), join(DIST, 'index.js'), JSON.stringify(OPTIONS)];
+    const args = [...runtime.args, join(__dirname, 'probe-run.cjs'), 'backpressure.cjs', join(DIST, 'index.js'), JSON.stringify(OPTIONS)];
     execFile(runtime.command, args, { timeout: 30_000 }, (err, stdout, stderr) => {
       const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
       if (line !== undefined) resolve(JSON.parse(line.slice(7)) as Probe);

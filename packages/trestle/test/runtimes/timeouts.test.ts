@@ -32,7 +32,7 @@ function check(r: Result): void {
 
 function onRuntime(runtime: Runtime): Promise<Result> {
   return new Promise((resolve, reject) => {
-    execFile(runtime.command, [...runtime.args, join(__dirname, 'timeouts-run.cjs'), join(DIST, 'index.js')], { timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(runtime.command, [...runtime.args, join(__dirname, 'probe-run.cjs'), 'timeouts.cjs', join(DIST, 'index.js')], { timeout: 30_000 }, (err, stdout, stderr) => {
       const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
       if (line !== undefined) resolve(JSON.parse(line.slice(7)) as Result);
       else reject(new Error(`${runtime.name} gave no timeout result within 30 s (${err?.message ?? 'no error'}):\n${stdout}\n${stderr}`));
