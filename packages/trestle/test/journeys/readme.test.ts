@@ -80,6 +80,8 @@ describe('the README, followed in a fresh project', { timeout: 420_000 }, () => 
 describe('npm start: examples/app.js', { timeout: 60_000 }, () => {
   test("serves the README's routes on PORT, logging each request, and stops", async () => {
     // `npm start` is the build, then this command; the build has run (npm test builds first).
+    const first = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    assert.match(first, /^npm install && npm start\b.*\nnpm test\b/, "the README's first commands are not npm install && npm start, then npm test");
     const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start as string;
     assert.equal(start, 'npm run build && node examples/app.js');
     const port = await freePort();
