@@ -71,7 +71,7 @@ export interface RequestCore<
   readonly stale: boolean;
   /** `X-Requested-With: XMLHttpRequest`. */
   readonly xhr: boolean;
-  /** Cookies, once a cookie parser ran: `any`, as `@types/express` has it (a `Record` of strings, or undefined, under the strict opt-in: `Trestle.TypeOptions`). */
+  /** Cookies, once a cookie parser ran: `any`, as `@types/express` has it; under `Trestle.TypeOptions { strict: true }`, `Record<string, string>` or `undefined` before a parser ran. */
   cookies: CookieJar<string>;
   /** Signed cookies, once a cookie parser ran with a secret (`false` for a bad signature). */
   signedCookies: CookieJar<string | false>;
