@@ -130,7 +130,7 @@ const SHOWN_PROCESSES = 20;
 /** Which processes loaded trestle/v4: the run's proof that something was checked. */
 function processLines(report: Report, docs: string): string[] {
   if (report.loadedBy.length === 0) return [`**${NOTHING_LOADED}** ([recipes](${docs}#upgrade-runners))`, ''];
-  const shown = report.loadedBy.slice(0, SHOWN_PROCESSES).map((p) => `- pid ${p.pid}: ${code(p.argv.join(' ').slice(0, 200))}`);
+  const shown = report.loadedBy.slice(0, SHOWN_PROCESSES).map((p) => `- pid ${p.pid}: ${code(p.argv.length === 0 ? 'node -e (no script)' : p.argv.join(' ').slice(0, 200))}`);
   const more = report.loadedBy.length - shown.length;
   return [`Loaded trestle/v4 with the report on: ${report.loadedBy.length} process${report.loadedBy.length === 1 ? '' : 'es'}.`, '', ...shown, ...(more > 0 ? [`- and ${more} more`] : []), ''];
 }
