@@ -16,7 +16,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** `node -e code` with NODE_OPTIONS="--require register" and the report at `report`; its exit code and stderr (bounded: 30 s). */
 function run(code: string, report: string): Promise<{ code: number | null; stderr: string }> {
-  const env = { ...process.env, TRESTLE_UPGRADE_REPORT: report, NODE_OPTIONS: `--require ${REGISTER}` };
+  const env: NodeJS.ProcessEnv = { ...process.env, TRESTLE_UPGRADE_REPORT: report, NODE_OPTIONS: `--require ${REGISTER}` };
   delete env.TRESTLE_UPGRADE_RUN;
   const child = spawn(process.execPath, ['-e', code], { cwd: scratch, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
