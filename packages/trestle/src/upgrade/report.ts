@@ -29,6 +29,8 @@ export interface Report {
   loadedBy: ProcessInfo[];
   /** Sorted by dependency (the app's own first), file, line and column. */
   findings: ReportFinding[];
+  /** Places that met a changed behaviour but need no change (a guarded read, a dependency's read), each with its `noChange` reason: never among `findings`. */
+  noChange: ReportFinding[];
 }
 
 /** Findings from several processes, one per place (counts summed). */
@@ -57,7 +59,7 @@ export function buildReport(findings: Finding[], processes: number, loadedBy: Pr
       const kind = KINDS[f.kind];
       return { ...f, form: kind.form, change: kind.change, express5: f.express5 ?? kind.express5, docs: `${DOCS_PAGE}#${anchorOf(f.kind)}` };
     });
-  return { version: 1, processes, loadedBy, findings: list };
+  return { version: 1, processes, loadedBy, findings: list.filter((f) => f.noChange === undefined), noChange: list.filter((f) => f.noChange !== undefined) };
 }
 
 // This file is dist/upgrade/report.js: the package's root is two folders up.
@@ -135,6 +137,13 @@ function processLines(report: Report, docs: string): string[] {
   return [`Loaded trestle/v4 with the report on: ${report.loadedBy.length} process${report.loadedBy.length === 1 ? '' : 'es'}.`, '', ...shown, ...(more > 0 ? [`- and ${more} more`] : []), ''];
 }
 
+/** The places that need no change, apart from the findings: each with why. */
+function noChangeLines(report: Report, reportDir: string): string[] {
+  if (report.noChange.length === 0) return [];
+  const lines = report.noChange.map((f) => `- ${code(`${relative(reportDir, f.file) || f.file}:${f.line}`)} ${f.form}: ${f.noChange}${f.count > 1 ? ` · ${f.count} times` : ''}`);
+  return ['## No change expected', '', `Places that met a changed behaviour where the code already copes (not findings: nothing to change there): ${report.noChange.length}.`, '', ...lines, ''];
+}
+
 /** The report as Markdown; file names relative to `reportDir`. */
 export function renderMarkdown(report: Report, reportDir: string): string {
   const docs = docsBase(reportDir);
@@ -144,7 +153,7 @@ export function renderMarkdown(report: Report, reportDir: string): string {
   if (report.loadedBy.length === 0) return [...out, ...processLines(report, docs)].join('\n');
   if (report.findings.length === 0) {
     out.push(`No finding${from}: nothing this app did on trestle/v4 behaves differently on Express 5. Only the code that ran was checked.`, '');
-    out.push(...processLines(report, docs));
+    out.push(...processLines(report, docs), ...noChangeLines(report, reportDir));
     return out.join('\n');
   }
   out.push(`What this app does on trestle/v4 that Express 5 does differently: ${plural(report.findings.length, 'finding')} in ${plural(files.size, 'file')}${from}. Only the code that ran was checked; each finding links to its entry in the migration guide.`, '');
@@ -158,7 +167,7 @@ export function renderMarkdown(report: Report, reportDir: string): string {
     heading = title;
     out.push(...findingLines(f, docs));
   }
-  out.push('');
+  out.push('', ...noChangeLines(report, reportDir));
   return out.join('\n');
 }
 
