@@ -111,7 +111,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`trestle: the process loading ${options.module} ended (${ended.signal ?? `exit code ${ended.code}`}) without writing what it found: no report\n`);
       return 1;
     }
-    writeReport(options, buildReport(record.findings, 1, [{ pid: record.pid, argv: record.argv }]));
+    const source = process.env.TRESTLE_UPGRADE_SOURCE === '0' ? [] : (require('./source') as typeof import('./source')).scanSources(process.cwd());
+    writeReport(options, buildReport(record.findings, 1, [{ pid: record.pid, argv: record.argv }], source));
     if (record.outcome === 'exited') {
       process.stderr.write(`trestle: ${options.module} called process.exit(${record.code}) before the report was written; the report holds what it registered before\n`);
       return APP_EXITED;

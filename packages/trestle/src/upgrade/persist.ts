@@ -72,6 +72,28 @@ function readRecords(dir: string, names: Iterable<string>): ProcessRecord[] {
   return out;
 }
 
+/** The source pass's findings, written by the run's first process (SOURCE_FILE in the sidecar). */
+const SOURCE_FILE = 'source-findings';
+
+function readSource(dir: string): Finding[] {
+  try {
+    return JSON.parse(readFileSync(join(dir, SOURCE_FILE), 'utf8')) as Finding[];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Reads the app's source (the run's working directory) for the places the
+ * run never reached; off with TRESTLE_UPGRADE_SOURCE=0. source.ts and its
+ * parser are loaded only now.
+ */
+function writeSource(dir: string): void {
+  if (process.env.TRESTLE_UPGRADE_SOURCE === '0') return;
+  const { scanSources } = require('./source') as typeof import('./source');
+  writeWhole(join(dir, SOURCE_FILE), JSON.stringify(scanSources(process.cwd())));
+}
+
 /** Writes `target` from every record in its sidecar directory. */
 export function regenerate(target: string): void {
   const dir = sidecarOf(target);
@@ -80,7 +102,7 @@ export function regenerate(target: string): void {
     const before = listRecords(dir);
     const records = readRecords(dir, before.keys());
     const loadedBy = records.map((r) => ({ pid: r.pid, argv: r.argv }));
-    const report = buildReport(mergeFindings(records.map((r) => r.findings)), records.length, loadedBy);
+    const report = buildReport(mergeFindings(records.map((r) => r.findings)), records.length, loadedBy, readSource(dir));
     writeWhole(target, render(report, target));
     if (sameRecords(before, listRecords(dir))) return;
   }
@@ -128,10 +150,11 @@ export function writeAtExit(target: string): void {
  * so does stderr: a silent run must not read as "nothing to change".
  */
 export function finishRun(target: string, run: string): void {
-  // This process loaded trestle/v4: its own exit handler writes the report (it runs after this one).
-  if (writesAtExit) return;
   const dir = sidecarOf(target);
   mkdirSync(dir, { recursive: true });
+  writeSource(dir);
+  // This process loaded trestle/v4: its own exit handler writes the report (it runs after this one).
+  if (writesAtExit) return;
   const loaded = readRecords(dir, listRecords(dir).keys()).some((r) => r.run === run);
   if (loaded) return regenerate(target);
   const report = buildReport([], 0, []);

@@ -31,6 +31,8 @@ export interface Report {
   findings: ReportFinding[];
   /** Places that met a changed behaviour but need no change (a guarded read, a dependency's read), each with its `noChange` reason: never among `findings`. */
   noChange: ReportFinding[];
+  /** Places the source pass found (`source: true`) that the run never reached: apart from what was seen running. */
+  fromSource: ReportFinding[];
 }
 
 /** Findings from several processes, one per place (counts summed). */
@@ -51,15 +53,17 @@ function order(a: Finding, b: Finding): number {
   return (a.dependency ?? '').localeCompare(b.dependency ?? '') || a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.kind.localeCompare(b.kind);
 }
 
-export function buildReport(findings: Finding[], processes: number, loadedBy: ProcessInfo[] = []): Report {
-  const list = findings
-    .filter((f) => f.kind in KINDS)
-    .sort(order)
-    .map((f): ReportFinding => {
-      const kind = KINDS[f.kind];
-      return { ...f, form: kind.form, change: kind.change, express5: f.express5 ?? kind.express5, docs: `${DOCS_PAGE}#${anchorOf(f.kind)}` };
-    });
-  return { version: 1, processes, loadedBy, findings: list.filter((f) => f.noChange === undefined), noChange: list.filter((f) => f.noChange !== undefined) };
+function describe(f: Finding): ReportFinding {
+  const kind = KINDS[f.kind];
+  return { ...f, form: kind.form, change: kind.change, express5: f.express5 ?? kind.express5, docs: `${DOCS_PAGE}#${anchorOf(f.kind)}` };
+}
+
+/** The report of `findings` (seen running) and `source` (found in the source: kept where the run saw nothing of that kind on that line). */
+export function buildReport(findings: Finding[], processes: number, loadedBy: ProcessInfo[] = [], source: Finding[] = []): Report {
+  const list = findings.filter((f) => f.kind in KINDS).sort(order).map(describe);
+  const seen = new Set(list.map((f) => `${f.kind} ${f.file}:${f.line}`));
+  const fromSource = source.filter((f) => f.kind in KINDS && !seen.has(`${f.kind} ${f.file}:${f.line}`)).sort(order).map(describe);
+  return { version: 1, processes, loadedBy, findings: list.filter((f) => f.noChange === undefined), noChange: list.filter((f) => f.noChange !== undefined), fromSource };
 }
 
 // This file is dist/upgrade/report.js: the package's root is two folders up.
@@ -137,6 +141,20 @@ function processLines(report: Report, docs: string): string[] {
   return [`Loaded trestle/v4 with the report on: ${report.loadedBy.length} process${report.loadedBy.length === 1 ? '' : 'es'}.`, '', ...shown, ...(more > 0 ? [`- and ${more} more`] : []), ''];
 }
 
+/** The places only the source pass found, apart from what ran. */
+function sourceLines(report: Report, reportDir: string, docs: string): string[] {
+  if (report.fromSource.length === 0) return [];
+  const out = ['## Found in the source, not seen running', '', `Places the run never reached, found by reading the app's source: ${report.fromSource.length}. Check each: a read the app's requests always give a value to needs no change.`, ''];
+  let heading = '';
+  for (const f of report.fromSource) {
+    const title = `### ${code(relative(reportDir, f.file) || f.file)}`;
+    if (title !== heading) out.push(...(heading === '' ? [] : ['']), title, '');
+    heading = title;
+    out.push(...findingLines(f, docs));
+  }
+  return [...out, ''];
+}
+
 /** The places that need no change, apart from the findings: each with why. */
 function noChangeLines(report: Report, reportDir: string): string[] {
   if (report.noChange.length === 0) return [];
@@ -153,7 +171,7 @@ export function renderMarkdown(report: Report, reportDir: string): string {
   if (report.loadedBy.length === 0) return [...out, ...processLines(report, docs)].join('\n');
   if (report.findings.length === 0) {
     out.push(`No finding${from}: nothing this app did on trestle/v4 behaves differently on Express 5. Only the code that ran was checked.`, '');
-    out.push(...processLines(report, docs), ...noChangeLines(report, reportDir));
+    out.push(...processLines(report, docs), ...sourceLines(report, reportDir, docs), ...noChangeLines(report, reportDir));
     return out.join('\n');
   }
   out.push(`What this app does on trestle/v4 that Express 5 does differently: ${plural(report.findings.length, 'finding')} in ${plural(files.size, 'file')}${from}. Only the code that ran was checked; each finding links to its entry in the migration guide.`, '');
@@ -167,7 +185,7 @@ export function renderMarkdown(report: Report, reportDir: string): string {
     heading = title;
     out.push(...findingLines(f, docs));
   }
-  out.push('', ...noChangeLines(report, reportDir));
+  out.push('', ...sourceLines(report, reportDir, docs), ...noChangeLines(report, reportDir));
   return out.join('\n');
 }
 

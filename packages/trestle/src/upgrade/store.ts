@@ -38,6 +38,8 @@ export interface Finding {
   path?: PathDetail;
   /** Why this place needs no change though it met the behaviour (a guarded read, a dependency's read): listed apart, never among the findings. */
   noChange?: string;
+  /** Found by reading the source (source.ts), not seen running. */
+  source?: true;
 }
 
 export interface Extra {

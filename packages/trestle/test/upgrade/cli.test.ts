@@ -2,31 +2,9 @@
 // app runs in a child process whose stdout is the command's stderr, so
 // whatever the app prints, by any means, stays out of the report on stdout.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-
-const CLI = resolve(__dirname, '..', '..', 'dist', 'upgrade', 'cli.js');
-const FIXTURES = join(__dirname, '..', 'fixtures', 'upgrade');
-
-/** Runs the command; its exit code, stdout and stderr (bounded: 30 s). */
-export function command(args: string[], cwd = FIXTURES): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d));
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
-  return new Promise((done, fail) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`trestle ${args.join(' ')} did not exit within 30 s: ${stderr}`));
-    }, 30_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+import { command, FIXTURES } from './command';
 
 test("what the app prints (console, process.stdout, fd 1, a child inheriting stdout) goes to stderr; stdout holds only the report", async () => {
   const app = join(FIXTURES, 'stdout-app.js');
