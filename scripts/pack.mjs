@@ -15,6 +15,9 @@ const packages = ['packages/trestle', 'packages/logline', 'packages/trestle-otel
 const dest = resolve(process.argv[2] ?? join(root, 'packs'));
 mkdirSync(dest, { recursive: true });
 
+// The docs trestle links at run time ship inside it.
+spawnSync(process.execPath, [join(root, 'scripts', 'package-docs.mjs')], { stdio: 'inherit' });
+
 const tarballs = {};
 for (const dir of packages) {
   const { name } = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));

@@ -1,19 +1,16 @@
 #!/usr/bin/env node
 // `trestle upgrade-report ./app.js [--out report.md | --json] [--wait ms] [-- app args]`:
 // loads an Express 4 app's module on trestle/v4 (its `require('express')`
-// answered with trestle/v4), without letting it listen, and writes what
-// its loading registered that changes on Express 5: route and mount paths
-// with their verified Express 5 form, and the forms used while loading
-// (app.del, app.param(fn), express.static.mime ...).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Framework } from '../framework';
-import { redirectExpress } from './hook';
-import { instrument } from './instrument';
-import { buildReport, render, renderJson, renderMarkdown } from './report';
-import { findings } from './store';
+// answered with trestle/v4) in a child process (load.ts), without letting
+// it listen, and writes what its loading registered that changes on
+// Express 5: route and mount paths with their verified Express 5 form, and
+// the forms used while loading (app.del, app.param(fn), express.static.mime ...).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { LoadOptions, LoadRecord } from './load';
+import { buildReport, render, renderJson, renderMarkdown, type Report } from './report';
 
 const USAGE = `Usage: trestle upgrade-report <app module> [--out <file.md|file.json>] [--json] [--wait <ms>] [--call] [-- <app arguments>]
 
@@ -64,46 +61,8 @@ function parse(argv: string[]): Options | string {
   return options as Options;
 }
 
-/** Servers the app starts are told they listen, without binding: the command serves nothing. */
-function stopListening(): void {
-  net.Server.prototype.listen = function (this: net.Server) {
-    return this;
-  } as typeof net.Server.prototype.listen;
-}
-
-/** The module's export (`default` for an ES module). */
-async function importModule(file: string): Promise<unknown> {
-  try {
-    const exported = require(file) as { default?: unknown; [Symbol.toStringTag]?: unknown } | undefined;
-    // Node 20.19 and 22.12 on require an ES module: its namespace.
-    return exported?.[Symbol.toStringTag] === 'Module' ? exported.default : exported;
-  } catch (err) {
-    if ((err as { code?: string }).code !== 'ERR_REQUIRE_ESM' && !file.endsWith('.mjs')) throw err;
-  }
-  return ((await import(pathToFileURL(file).href)) as { default?: unknown }).default;
-}
-
-/** Loads the app (calling its factory with `call`); the error it threw, if any. */
-async function load(file: string, call: boolean): Promise<unknown> {
-  try {
-    const exported = await importModule(file);
-    if (call && typeof exported === 'function') await (exported as () => unknown)();
-    return undefined;
-  } catch (err) {
-    return err;
-  }
-}
-
-/** A database the app cannot reach rejects later: said on stderr, and the report is written all the same. */
-function survive(): void {
-  const say = (err: unknown) => process.stderr.write(`trestle: the app failed after loading (ignored): ${(err as Error)?.stack ?? String(err)}\n`);
-  process.on('unhandledRejection', say);
-  process.on('uncaughtException', say);
-}
-
-/** Writes the report of what was found so far: to `--out`, else on stdout. */
-function writeReport(options: Options): void {
-  const report = buildReport(findings(), 1);
+/** Writes the report: to `--out`, else on stdout (only the report is ever written there). */
+function writeReport(options: Options, report: Report): void {
   if (options.out !== undefined) {
     const out = resolve(options.out);
     mkdirSync(dirname(out), { recursive: true });
@@ -112,19 +71,30 @@ function writeReport(options: Options): void {
 }
 
 /**
- * An app that calls process.exit() while it loads (a command line it finds
- * wrong, a config it cannot read) still gets its report, written as the
- * process exits, and the command's exit code says it exited.
+ * Runs load.js in a child process of its own: the app's stdout is this
+ * command's stderr (stdout is the report's), nothing of this process is
+ * replaced, and an app that calls process.exit() ends only its own process.
  */
-function reportOnExit(options: Options, restore: () => void): () => void {
-  const onExit = (code: number) => {
-    restore();
-    writeReport(options);
-    process.stderr.write(`trestle: ${options.module} called process.exit(${code}) before the report was written; the report holds what it registered before\n`);
-    process.exitCode = APP_EXITED;
-  };
-  process.on('exit', onExit);
-  return () => process.off('exit', onExit);
+function runChild(options: Options, record: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const load: LoadOptions = { module: resolve(options.module), call: options.call, wait: options.wait, record };
+  // The report names each place; Express 4's deprecation warnings would repeat them.
+  const noDeprecation = [process.env.NO_DEPRECATION, 'trestle'].filter(Boolean).join(',');
+  const child = spawn(process.execPath, [...process.execArgv, join(__dirname, 'load.js'), ...options.args], {
+    env: { ...process.env, NO_DEPRECATION: noDeprecation, TRESTLE_UPGRADE_LOAD: JSON.stringify(load) },
+    stdio: ['inherit', 2, 'inherit'],
+  });
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('exit', (code, signal) => done({ code, signal }));
+  });
+}
+
+function readRecord(file: string): LoadRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as LoadRecord;
+  } catch {
+    return undefined;
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -133,36 +103,35 @@ async function main(argv: string[]): Promise<number> {
     process[options ? 'stderr' : 'stdout'].write(`${options ? `trestle: ${options}\n\n` : ''}${USAGE}\n`);
     return options ? 2 : 0;
   }
-  // The report names each place; Express 4's deprecation warnings would repeat them.
-  process.env.NO_DEPRECATION = [process.env.NO_DEPRECATION, 'trestle'].filter(Boolean).join(',');
-  redirectExpress();
-  stopListening();
-  instrument(require('../v4') as Framework);
-  const file = resolve(options.module);
-  // The app sees the command line it would have run with: `node app.js ...args`.
-  process.argv = [process.argv[0]!, file, ...options.args];
-  // What the app prints goes to stderr: stdout is the report's.
-  const write = process.stdout.write;
-  const restore = () => {
-    process.stdout.write = write;
-  };
-  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof write;
-  const stopWatchingExit = reportOnExit(options, restore);
-  survive();
-  const failure = await load(file, options.call);
-  await new Promise((done) => setTimeout(done, options.wait));
-  stopWatchingExit();
-  restore();
-  writeReport(options);
-  if (failure === undefined) return 0;
-  process.stderr.write(`trestle: ${options.module} threw while loading (the report holds what it registered before):\n${(failure as Error)?.stack ?? String(failure)}\n`);
-  return 1;
+  const scratch = mkdtempSync(join(tmpdir(), 'trestle-upgrade-report-'));
+  try {
+    const ended = await runChild(options, join(scratch, 'record.json'));
+    const record = readRecord(join(scratch, 'record.json'));
+    if (record === undefined) {
+      process.stderr.write(`trestle: the process loading ${options.module} ended (${ended.signal ?? `exit code ${ended.code}`}) without writing what it found: no report\n`);
+      return 1;
+    }
+    const source = process.env.TRESTLE_UPGRADE_SOURCE === '0' ? [] : (require('./source') as typeof import('./source')).scanSources(process.cwd());
+    writeReport(options, buildReport(record.findings, 1, [{ pid: record.pid, argv: record.argv }], source));
+    if (record.outcome === 'exited') {
+      process.stderr.write(`trestle: ${options.module} called process.exit(${record.code}) before the report was written; the report holds what it registered before\n`);
+      return APP_EXITED;
+    }
+    if (record.outcome === 'loaded') return 0;
+    process.stderr.write(`trestle: ${options.module} threw while loading (the report holds what it registered before):\n${record.error}\n`);
+    return 1;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    // Nothing else is open here: the process ends once stdout is written.
+    process.exitCode = code;
+  },
   (err: unknown) => {
     process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
-    process.exit(1);
+    process.exitCode = 1;
   },
 );

@@ -16,7 +16,7 @@ type RouteLike = Parameters<typeof methodsOf>[0];
 // Apps repeat paths (one app per test), and a translation samples many URLs.
 const memo: Memo = new Map();
 
-function detailOf(path: string, options: MatchOptions, route: RouteLike | undefined): PathDetail | undefined {
+export function detailOf(path: string, options: MatchOptions, route: RouteLike | undefined): PathDetail | undefined {
   const t = translated(path, options, memo);
   if (t.change === 'none' || t.suggestion === undefined) return undefined;
   const s = t.suggestion;

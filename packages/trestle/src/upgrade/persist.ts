@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildReport, mergeFindings, render } from './report';
+import { buildReport, mergeFindings, NOTHING_LOADED, render } from './report';
 import { type Finding, findings, onFinding } from './store';
 
 /** A process's record in the sidecar directory. */
@@ -16,6 +16,8 @@ interface ProcessRecord {
   version: 1;
   pid: number;
   argv: string[];
+  /** The run it belongs to (TRESTLE_UPGRADE_RUN, set by trestle/upgrade/register in the run's first process). */
+  run?: string;
   findings: Finding[];
 }
 
@@ -27,6 +29,9 @@ export function reportTarget(value: string): string {
 export function sidecarOf(target: string): string {
   return `${target}.d`;
 }
+
+/** Does this process write its record at exit (it loaded trestle/v4 with the report on)? */
+let writesAtExit = false;
 
 const token = `${process.pid}-${randomBytes(4).toString('hex')}`;
 
@@ -67,6 +72,28 @@ function readRecords(dir: string, names: Iterable<string>): ProcessRecord[] {
   return out;
 }
 
+/** The source pass's findings, written by the run's first process (SOURCE_FILE in the sidecar). */
+const SOURCE_FILE = 'source-findings';
+
+function readSource(dir: string): Finding[] {
+  try {
+    return JSON.parse(readFileSync(join(dir, SOURCE_FILE), 'utf8')) as Finding[];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Reads the app's source (the run's working directory) for the places the
+ * run never reached; off with TRESTLE_UPGRADE_SOURCE=0. source.ts and its
+ * parser are loaded only now.
+ */
+function writeSource(dir: string): void {
+  if (process.env.TRESTLE_UPGRADE_SOURCE === '0') return;
+  const { scanSources } = require('./source') as typeof import('./source');
+  writeWhole(join(dir, SOURCE_FILE), JSON.stringify(scanSources(process.cwd())));
+}
+
 /** Writes `target` from every record in its sidecar directory. */
 export function regenerate(target: string): void {
   const dir = sidecarOf(target);
@@ -74,7 +101,8 @@ export function regenerate(target: string): void {
   for (let round = 0; round < 20; round++) {
     const before = listRecords(dir);
     const records = readRecords(dir, before.keys());
-    const report = buildReport(mergeFindings(records.map((r) => r.findings)), records.length);
+    const loadedBy = records.map((r) => ({ pid: r.pid, argv: r.argv }));
+    const report = buildReport(mergeFindings(records.map((r) => r.findings)), records.length, loadedBy, readSource(dir));
     writeWhole(target, render(report, target));
     if (sameRecords(before, listRecords(dir))) return;
   }
@@ -85,6 +113,8 @@ export function flush(target: string): void {
   const dir = sidecarOf(target);
   mkdirSync(dir, { recursive: true });
   const record: ProcessRecord = { version: 1, pid: process.pid, argv: process.argv.slice(1), findings: findings() };
+  const run = process.env.TRESTLE_UPGRADE_RUN;
+  if (run) record.run = run;
   writeWhole(join(dir, `${token}.json`), JSON.stringify(record));
   regenerate(target);
 }
@@ -95,6 +125,7 @@ export function flush(target: string): void {
  * (for the counts). A worker its test runner kills has written its places.
  */
 export function writeAtExit(target: string): void {
+  writesAtExit = true;
   let pending = false;
   const write = () => {
     pending = false;
@@ -110,4 +141,23 @@ export function writeAtExit(target: string): void {
     void Promise.resolve().then(write);
   });
   process.on('exit', write);
+}
+
+/**
+ * The end of a run (its first process exiting, see register.ts): the report
+ * is written whatever happened, and when no process of this run loaded
+ * trestle/v4 (Vitest's own module loader, a wrong mapping), it says so, and
+ * so does stderr: a silent run must not read as "nothing to change".
+ */
+export function finishRun(target: string, run: string): void {
+  const dir = sidecarOf(target);
+  mkdirSync(dir, { recursive: true });
+  writeSource(dir);
+  // This process loaded trestle/v4: its own exit handler writes the report (it runs after this one).
+  if (writesAtExit) return;
+  const loaded = readRecords(dir, listRecords(dir).keys()).some((r) => r.run === run);
+  if (loaded) return regenerate(target);
+  const report = buildReport([], 0, []);
+  writeWhole(target, render(report, target));
+  process.stderr.write(`\ntrestle upgrade report: ${NOTHING_LOADED}\n  Run: ${process.argv.slice(1).join(' ')}\n  Written to ${target}\n\n`);
 }

@@ -9,7 +9,8 @@ import { watchRejections } from '../router/settle';
 import { getSearch } from '../router/url';
 import { parseQs } from '../generations/v4/query';
 import { watchQueryMembers } from './query-members';
-import { siteIn } from './site';
+import { guardOf } from './guards';
+import { callSite, siteIn } from './site';
 import { record } from './store';
 import { checkCalls, checkReads, checkWrites, outermost, show } from './wrap';
 
@@ -120,15 +121,42 @@ export function checkHost(request: object): void {
   });
 }
 
+/**
+ * The read of an empty `req.body` at `site`: a finding, or listed apart
+ * when it changes nothing on Express 5 (guarded in the source, after a check
+ * of this request in the same file, or inside a dependency).
+ */
+function noteBodyRead(detail: string, checks: Map<string, number>): void {
+  const site = callSite('caller');
+  if (site === undefined) return;
+  if (site.dependency !== undefined) {
+    record('body-empty', detail, { noChange: `read inside the dependency ${site.dependency}, not the app's code` }, site);
+    return;
+  }
+  const guard = guardOf(site);
+  if (guard?.how === 'check' && !checks.has(site.file)) checks.set(site.file, site.line);
+  const checkedAt = checks.get(site.file);
+  const noChange = guard?.reason ?? (checkedAt !== undefined && checkedAt < site.line ? `after the check of req.body at line ${checkedAt}` : undefined);
+  record('body-empty', detail, noChange === undefined ? {} : { noChange }, site);
+}
+
 /** After a v4 body parser that read nothing, `req.body` is `{}` only on Express 4: its reads are noted. */
 function watchEmptyBody(req: Req): void {
   const empty = req.body;
   const detail = `${req.method ?? 'GET'} with ${req.headers['content-type'] === undefined ? 'no body' : `Content-Type ${req.headers['content-type']}`}: req.body is {} here, undefined on Express 5`;
+  // Files where this request's body was checked (`if (!req.body)`), and the line: later reads there are guarded.
+  const checks = new Map<string, number>();
   Object.defineProperty(req, 'body', {
     configurable: true,
     enumerable: true,
     get() {
-      if (outermost()) record('body-empty', detail);
+      if (outermost()) {
+        try {
+          noteBodyRead(detail, checks);
+        } catch {
+          // Noting never breaks the read.
+        }
+      }
       return empty;
     },
     set(this: Req, value: unknown) {

@@ -36,11 +36,16 @@ export interface Finding {
   /** How often this place did it (summed over processes). */
   count: number;
   path?: PathDetail;
+  /** Why this place needs no change though it met the behaviour (a guarded read, a dependency's read): listed apart, never among the findings. */
+  noChange?: string;
+  /** Found by reading the source (source.ts), not seen running. */
+  source?: true;
 }
 
 export interface Extra {
   express5?: string;
   path?: PathDetail;
+  noChange?: string;
 }
 
 type Listener = () => void;
@@ -66,6 +71,7 @@ export function record(kind: FindingKind, detail: string, extra: Extra = {}, sit
   }
   if (site.dependency !== undefined) finding.dependency = site.dependency;
   if (extra.express5 !== undefined) finding.express5 = extra.express5;
+  if (extra.noChange !== undefined) finding.noChange = extra.noChange;
   found.set(key, finding);
   listener?.();
 }
