@@ -71,7 +71,7 @@ export interface RequestCore<
   readonly stale: boolean;
   /** `X-Requested-With: XMLHttpRequest`. */
   readonly xhr: boolean;
-  /** Cookies, once a cookie parser ran: `any`, as `@types/express` has it (see {@link CookieJar}). */
+  /** Cookies, once a cookie parser ran: `any`, as `@types/express` has it (the `CookieJar` type of types/type-options.ts). */
   cookies: CookieJar<string>;
   /** Signed cookies, once a cookie parser ran with a secret (`false` for a bad signature). */
   signedCookies: CookieJar<string | false>;
