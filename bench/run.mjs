@@ -23,7 +23,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 // reading /proc), in seconds: for the time estimate.
 const ROUND_SLACK = 0.08;
 const PACKAGES = ['express', 'express4', 'fastify', 'hono', '@hono/node-server', 'koa', '@koa/router', 'polka',
-  'morgan', 'pino', 'pino-http', 'autocannon', 'trestle', 'logline-http'];
+  'morgan', 'pino', 'pino-http', 'autocannon', 'zod', 'trestle', 'logline-http'];
 
 // The peers sit in bench/node_modules (installed on first need), trestle and
 // the logger in the workspace's node_modules.

@@ -62,10 +62,18 @@ function bodyPayload(bytes) {
 }
 const BODY = bodyPayload(1024);
 
+// A POST of `value` as a JSON body.
+function jsonPost(path, value) {
+  return { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) };
+}
+
 const STATIC_DIR = path.join(__dirname, 'fixtures', 'public');
 const STATIC_FILE = 'file-4k.txt';
 
 const MIDDLEWARE_COUNT = 10;
+
+// The validated scenario's body: four fields, valid for servers/validated.js's schema.
+const USER = { name: 'Ada Lovelace', email: 'ada@example.com', age: 36, tags: ['mathematics', 'engines'] };
 
 // The api scenario's router, mounted at /api/v1: 15 resources, each with a
 // list route and an item route (30 in all); the request hits the last item
@@ -144,17 +152,26 @@ const scenarios = {
   },
   body: {
     about: 'POST /body with a 1 KiB JSON body, parsed and echoed as JSON',
-    request: {
-      method: 'POST',
-      path: '/body',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(BODY),
-    },
+    request: jsonPost('/body', BODY),
     expect: { type: 'application/json', json: BODY },
     // Rows added beside each framework's own (issue 23): the bare server and
     // Fastify sending a weak ETag as Express does by default.
     extraVariants: { node: ['etag'], fastify: ['etag'] },
     notes: { node: 'parsed by hand', koa: 'parsed by hand (no koa-bodyparser)' },
+  },
+  // Issue 44: what trestle.validate() costs a route, beside what Fastify's
+  // own validation costs, with one schema (servers/validated.js). Each
+  // framework also runs the same route unvalidated in the same rounds, so
+  // each validation's extra cost reads as a ratio of the two rows.
+  validated: {
+    about: 'POST /validated with a small JSON body (4 fields), checked against one schema, echoed as JSON',
+    request: jsonPost('/validated', USER),
+    expect: { type: 'application/json', json: USER },
+    variants: { trestle: [null, 'unvalidated'], fastify: [null, 'unvalidated'] },
+    notes: {
+      trestle: 'trestle.validate({ body }) with a zod 4 schema; (unvalidated): json() alone',
+      fastify: "the same schema as JSON Schema (zod's z.toJSONSchema, draft-07) on the route, checked by Fastify's ajv; (unvalidated): no schema",
+    },
   },
   static: {
     about: `GET /static/${STATIC_FILE}, a 4 KiB file served from disk by each framework's static handler`,

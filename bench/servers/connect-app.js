@@ -7,6 +7,7 @@
 //   kit.serveStatic(dir): static-file middleware
 //   kit.router(): a Router (api scenario)
 //   kit.routeSyntax: how it writes regular-expression routes (see routeIn)
+//   kit.validateBody(schema): middleware that validates req.body (trestle only)
 const { HELLO, JSON_REPLY, STATIC_DIR, routeIn, variedJson } = require('../scenarios');
 const { connectLogger } = require('./loggers');
 
@@ -46,6 +47,13 @@ function addScenarioRoutes(app, kit, { name, scenario, variant }) {
       app.use(kit.jsonBody());
       app.post('/body', (req, res) => kit.json(res, req.body));
       break;
+    case 'validated': {
+      // `unvalidated`: the same route without the check (the scenario's baseline).
+      const check = variant === 'unvalidated' ? [] : [kit.validateBody(require('./validated').User)];
+      app.use(kit.jsonBody());
+      app.post('/validated', ...check, (req, res) => kit.json(res, req.body));
+      break;
+    }
     case 'static':
       app.use('/static', kit.serveStatic(STATIC_DIR));
       break;

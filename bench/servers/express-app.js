@@ -14,6 +14,10 @@ function serveExpressApp(express) {
     serveStatic: (dir) => express.static(dir),
     router: () => express.Router(),
     routeSyntax: 'regexp',
+    validateBody: (schema) => {
+      if (typeof express.validate !== 'function') throw new Error('no validate() on this framework');
+      return express.validate({ body: schema });
+    },
   };
   const args = parseArgs();
   const app = express();
@@ -21,6 +25,14 @@ function serveExpressApp(express) {
   // carries what Fastify's does; the measured floor those headers set.
   if (args.variant === 'plain') app.disable('etag').disable('x-powered-by');
   addScenarioRoutes(app, kit, args);
+  // validated: the app first shows it refuses an invalid body (servers/validated.js).
+  if (args.name === 'validated') {
+    const statusOf = (body) => app.fetch(new Request(`http://${HOST}/validated`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).then((res) => res.status);
+    require('./validated').checkValidation(args.variant, statusOf).then(() => serve(app, args), fail);
+  } else serve(app, args);
+}
+
+function serve(app, args) {
   // `fetch` (Bun, Deno): app.fetch on the runtime's own server instead of node:http.
   if (args.variant === 'fetch') serveFetch(app.fetch, args.port);
   // `wrapped` (bench:js): a listener around the app, which the app cannot adopt

@@ -40,6 +40,12 @@ function build({ name, scenario, variant }) {
     case 'body':
       app.post('/body', async (req) => req.body);
       break;
+    case 'validated': {
+      // The route's body schema, checked by Fastify's ajv; `unvalidated`: none.
+      const options = variant === 'unvalidated' ? {} : { schema: { body: require('./validated').userJsonSchema } };
+      app.post('/validated', options, async (req) => req.body);
+      break;
+    }
     case 'static':
       app.register(require('@fastify/static'), { root: STATIC_DIR, prefix: '/static/' });
       break;
@@ -70,5 +76,13 @@ function loggerOptions() {
   return { logger: { level: 'info', file: '/dev/null' }, logController: new OneLinePerRequest() };
 }
 
+// validated: the app first shows it refuses an invalid body (servers/validated.js).
+async function selfCheck(app, { name, variant }) {
+  if (name !== 'validated') return;
+  const statusOf = (payload) => app.inject({ method: 'POST', url: '/validated', headers: { 'content-type': 'application/json' }, payload }).then((res) => res.statusCode);
+  await require('./validated').checkValidation(variant, statusOf);
+}
+
 const args = parseArgs();
-build(args).listen({ port: args.port, host: HOST }).then(() => ready(), fail);
+const app = build(args);
+selfCheck(app, args).then(() => app.listen({ port: args.port, host: HOST })).then(() => ready(), fail);

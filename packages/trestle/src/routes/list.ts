@@ -21,6 +21,10 @@ interface LayerLike {
   name?: string;
   keys?: KeyLike[];
   matchers?: Array<{ keys: KeyLike[] }>;
+  /** Express 5's own router (router 2) keeps a `use()` layer's path here. */
+  rawPath?: unknown;
+  /** Express 4's own router keeps only the compiled path. */
+  regexp?: RegExp & { fast_slash?: boolean };
   route?: { path?: unknown; methods?: Record<string, boolean>; stack?: LayerLike[] };
 }
 
@@ -59,9 +63,41 @@ function routerOf(target: unknown): RouterLike | undefined {
   return isRouter(router) ? router : undefined;
 }
 
-/** Express 5's routers inherit `Router.prototype` and read v5 paths; Express 4's and 3's inherit `Router` and read v4 paths. */
+/**
+ * Express 5's routers inherit `Router.prototype` and read v5 paths; Express
+ * 4's and 3's inherit `Router` and read v4 paths. A router made by Express's
+ * own package (a library's, mounted in a trestle app) has no profile: its
+ * layers say which (Express 4's keep a regexp).
+ */
 function syntaxOf(router: RouterLike): Syntax {
-  return router.profile?.shape?.factory === 'prototype' ? 'v4' : 'v5';
+  const factory = router.profile?.shape?.factory;
+  if (factory !== undefined) return factory === 'prototype' ? 'v4' : 'v5';
+  return router.stack.some((layer) => layer.regexp instanceof RegExp) ? 'v4' : 'v5';
+}
+
+// What path-to-regexp 0.1 (Express 4) writes for `use('/a/:b')`: each
+// parameter as below (with `[^\/]` in older releases), then an open end.
+const EXPRESS4_PARAM = /\(\?:\\\/\(\[\^\\?\/\]\+\?\)\)/g;
+const EXPRESS4_END = '\\/?(?=\\/|$)';
+
+/**
+ * The path a `use()` layer of Express's own router was made for, which
+ * trestle did not note: Express 5's router keeps it; Express 4's only its
+ * regexp, read back to the path where it is a plain one (literal text and
+ * `:name` parameters), else the regexp itself (listed, not in OpenAPI).
+ */
+function foreignMountPath(layer: LayerLike): unknown {
+  if (layer.rawPath !== undefined) return layer.rawPath;
+  const re = layer.regexp;
+  if (!(re instanceof RegExp)) return undefined;
+  if (re.fast_slash === true) return '/';
+  if (!re.source.startsWith('^') || !re.source.endsWith(EXPRESS4_END)) return re;
+  const keys = layer.keys ?? [];
+  let k = 0;
+  const source = re.source.slice(1, -EXPRESS4_END.length).replace(EXPRESS4_PARAM, () => `/:${String(keys[k++]?.name)}`);
+  const literal = source.replace(/\\[/.\-]/g, '');
+  if (k !== keys.length || /[\\()[\]{}*+?^$|]/.test(literal)) return re;
+  return source.replace(/\\([/.\-])/g, '$1');
 }
 
 function flat(path: unknown): unknown[] {
@@ -86,9 +122,16 @@ function joinDisplay(parts: Array<string | RegExp>): string {
 
 /** The parameter names of the `i`-th path a layer was made for. */
 function keysAt(layer: LayerLike, i: number): Array<string | number> {
-  const keys = layer.matchers?.[i]?.keys ?? (i === 0 ? layer.keys : undefined) ?? [];
+  const keys = layer.matchers?.[i]?.keys ?? (i === 0 ? layer.keys : undefined);
+  if (keys === undefined) return rawPathNames(flat(layer.rawPath)[i]);
   // path-to-regexp 8 compiles an optional group as alternatives, so a key before one comes once per alternative.
   return [...new Set(keys.map((k) => k.name))];
+}
+
+/** The parameter names of a v5 path that Express 5's own router kept uncompiled (`rawPath`): `:name` and `*name`. */
+function rawPathNames(path: unknown): string[] {
+  if (typeof path !== 'string') return [];
+  return [...new Set(Array.from(path.matchAll(/[:*](?:"([^"]+)"|([A-Za-z_$][\w$]*))/g), (m) => m[1] ?? m[2]!))];
 }
 
 function merge<T extends object>(outer: T | undefined, inner: T | undefined): T | undefined {
@@ -166,7 +209,7 @@ function walk(router: RouterLike, scope: Scope, out: RouteInfo[], seen: Set<obje
       continue;
     }
     const handle = layer.handle;
-    const paths = flat(registeredPath(layer) ?? '/').filter((p): p is string | RegExp => typeof p === 'string' || p instanceof RegExp);
+    const paths = flat(registeredPath(layer) ?? foreignMountPath(layer) ?? '/').filter((p): p is string | RegExp => typeof p === 'string' || p instanceof RegExp);
     if (isRouteTable(handle)) {
       for (const p of paths) legacyRoutes(handle, mount(inherited, p, keysAt(layer, 0)), out);
       continue;

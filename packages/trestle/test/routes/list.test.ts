@@ -192,6 +192,24 @@ describe('trestle.routes (v4)', () => {
     assert.equal(await answers(app, 'GET', '/api/files/a/b'), 'file a/b');
     assert.equal(await answers(app, 'GET', '/api/acd'), 'abcd');
   });
+
+  test('stays true when app._router.stack is spliced at run time: the listing and the answers change together', async () => {
+    const app = trestleV4();
+    app.get('/a', (_req, res) => res.send('a'));
+    app.get('/b', (_req, res) => res.send('b'));
+    const stack = app._router?.stack ?? [];
+    const at = stack.findIndex((layer) => (layer.route?.path as unknown) === '/a');
+    assert.notEqual(at, -1, 'no /a layer in app._router.stack');
+    stack.splice(at, 1);
+    assert.deepEqual(trestleV4.routes(app).map((r) => r.path), ['/b']);
+    const server = await serve(app as never);
+    try {
+      assert.equal((await rawRequest(server.port, 'GET', '/a')).status, 404);
+      assert.equal((await rawRequest(server.port, 'GET', '/b')).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('trestle.routes (legacy)', () => {
