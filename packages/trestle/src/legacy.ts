@@ -115,9 +115,9 @@ declare namespace trestle {
   export type Send<ResBody = T.Untyped, This = Response<ResBody>> = T.Send<ResBody, This>;
   /** The options of `res.download()`. */
   export type DownloadOptions = T.DownloadOptions;
-  /** The options of `trestle.shutdown()` and `app.shutdown()`: `timeout`, `hooks`, `refuse`, `retryAfter`. */
+  /** The options of `trestle.shutdown()` and `app.shutdown()`: `timeout`, `readinessDelay`, `idleGrace`, `hooks`, `refuse`, `retryAfter`. */
   export type ShutdownOptions = T.ShutdownOptions;
-  /** What a shutdown did: servers closed, requests in flight and cut, hook errors. */
+  /** What a shutdown did: `servers` closed, requests `inFlight` at its start, `answered` and `cut`, connections `closedIdle` and `closedBeforeRequest`, `hookErrors`, `durationMs`. */
   export type ShutdownReport = T.ShutdownReport;
   /** The options of `trestle.shutdownOnSignals()`: the shutdown's, and `signals`, `onReport`, `exit`. */
   export type ShutdownSignalsOptions = T.ShutdownSignalsOptions;

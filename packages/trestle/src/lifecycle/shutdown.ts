@@ -89,6 +89,7 @@ function closeServer(server: WatchedServer, state: ServerState, tally: ServerTal
     const grace = setTimeout(() => {
       graceOver = true;
       closeIdle(server, state, tally);
+      endQuietSessions(state, tally);
       // http's own close() now: what it adds to stopping listening (closing the idle, its timers) is due.
       if (!closed && httpCloseDeferred) server.close();
     }, idleGrace);
@@ -147,6 +148,8 @@ function closeIdle(server: WatchedServer, state: ServerState, tally: ServerTally
   // An HTTP/2 server's sockets carry sessions, closed and counted by closeSession().
   const http1 = typeof server.closeIdleConnections === 'function';
   for (const socket of http1 ? http1Sockets(server, state) : []) {
+    // A TLS socket carrying HTTP/2 (allowHTTP1) is its session's, counted by closeSession().
+    if ((socket as { alpnProtocol?: unknown }).alpnProtocol === 'h2') continue;
     if (!socket.destroyed && socket.bytesRead === 0 && inFlightResponse(socket) === undefined) {
       socket.destroy();
       tally.closedBeforeRequest += 1;
@@ -174,6 +177,26 @@ function closeSession(session: Session, tally: ServerTally): void {
   const { lastProcStreamID } = (session as Session & { state?: { lastProcStreamID?: number } }).state ?? {};
   if (lastProcStreamID === 0) tally.closedBeforeRequest += 1;
   else tally.closedIdle += 1;
+}
+
+/**
+ * The grace is over: an HTTP/2 session with no stream open that is still
+ * there did not act on its GOAWAY (a peer that never sent the preface, or
+ * reads nothing), or came after it (accepted as the server stopped
+ * listening): ended, so that it does not hold the shutdown to its timeout.
+ */
+function endQuietSessions(state: ServerState, tally: ServerTally): void {
+  if (state.sessions.size === 0) return;
+  for (const session of state.sessions) {
+    if (session.destroyed || openStreams(session) > 0) continue;
+    if (!session.closed) closeSession(session, tally);
+    session.destroy();
+  }
+  // A closed session ends its socket and waits for the peer's end, which a
+  // peer that reads nothing never sends: once all is written, it is destroyed.
+  setImmediate(() => {
+    for (const socket of state.sockets) if (socket.writableFinished && !socket.destroyed) socket.destroy();
+  });
 }
 
 /** The readiness delay: the server keeps accepting while `app.shuttingDown` tells load balancers to stop sending. */

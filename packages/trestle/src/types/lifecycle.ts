@@ -84,7 +84,7 @@ export interface ShutdownReport {
   answered: number;
   /** Connections closed idle: kept-alive connections (HTTP/1) or sessions (HTTP/2) that had carried requests and had none in flight. */
   closedIdle: number;
-  /** Connections closed before they sent any request (opened ahead of use by browsers and load balancers, or a TLS handshake never begun). */
+  /** Connections closed before they sent any request (opened ahead of use by browsers and load balancers; an HTTP/2 session that never opened a stream, or never sent the preface; a TLS handshake never begun). */
   closedBeforeRequest: number;
   /** What the hooks threw or rejected with (each hook runs even when one before it failed). */
   hookErrors: unknown[];

@@ -32,6 +32,8 @@ async function listen<S extends net.Server>(server: S): Promise<S & { port: numb
 
 /** A connection's close by the server, within 5 s. */
 function closedBy(socket: net.Socket): Promise<void> {
+  // A paused socket never sees the server's end: read (and drop) what is left.
+  socket.resume();
   return within(
     new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve()))),
     'close of the connection by the server',
@@ -48,11 +50,11 @@ function tcp(port: number): Promise<net.Socket> {
   );
 }
 
-/** A TLS connection whose handshake is done and which sends nothing: a browser's preconnect. */
-function tlsPreconnect(port: number): Promise<tlsModule.TLSSocket> {
+/** A TLS connection whose handshake is done and which sends nothing: a browser's preconnect (offering `alpn`). */
+function tlsPreconnect(port: number, alpn?: string[]): Promise<tlsModule.TLSSocket> {
   return within(
     new Promise<tlsModule.TLSSocket>((resolve, reject) => {
-      const socket = tlsModule.connect({ port, host: '127.0.0.1', rejectUnauthorized: false }, () => resolve(socket));
+      const socket = tlsModule.connect({ port, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols: alpn }, () => resolve(socket));
       socket.on('error', reject);
     }),
     'TLS handshake',
@@ -115,6 +117,61 @@ describe('shutdown: connections with nothing in flight', () => {
     await closedBy(bare);
     assertFast(report, 'a TLS preconnect and a bare TCP connection');
     assert.deepEqual([report.closedBeforeRequest, report.cut], [2, 0]);
+  });
+
+  test('HTTPS: an idle kept-alive connection and a TLS preconnect, each counted, closed well before the timeout', async () => {
+    const server = await listen(https.createServer(tls, app()));
+    const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
+    let kept: net.Socket | undefined;
+    const answered = await within(
+      new Promise<number>((resolve, reject) => {
+        https.get({ host: '127.0.0.1', port: server.port, path: '/fast', rejectUnauthorized: false, agent }, (res) => {
+          kept = res.socket;
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        }).on('error', reject);
+      }),
+      'first answer over HTTPS',
+    );
+    assert.equal(answered, 200);
+    const secure = await tlsPreconnect(server.port);
+    secure.on('error', () => undefined);
+    const report = await within(trestle.shutdown(server, { timeout: TIMEOUT }), 'shutdown report', 8000);
+    await closedBy(secure);
+    await closedBy(kept!);
+    agent.destroy();
+    assertFast(report, 'an idle kept-alive HTTPS connection and a TLS preconnect');
+    assert.deepEqual([report.answered, report.closedIdle, report.closedBeforeRequest, report.cut, report.inFlight], [0, 1, 1, 0, 0]);
+  });
+
+  test('h2c: a TCP connection that never sent the HTTP/2 preface is closed well before the timeout, counted as before any request', async () => {
+    const served = await serveH2(app(), 'h2c');
+    assert.equal((await within(served.request('/fast'), 'first HTTP/2 answer')).status, 200);
+    served.session().destroy();
+    const accepted = within(new Promise((r) => served.server.once('session', r)), 'the server\'s session for the new connection');
+    // It reads nothing (a peer that never acts on GOAWAY): the server must not wait for its end.
+    const silent = await tcp(served.port);
+    silent.on('error', () => undefined);
+    await accepted;
+    const report = await within(trestle.shutdown(served.server, { timeout: TIMEOUT }), 'shutdown report', 8000);
+    await closedBy(silent);
+    assertFast(report, 'an h2c connection without the preface');
+    assert.deepEqual([report.closedBeforeRequest, report.cut, report.inFlight], [1, 0, 0]);
+  });
+
+  test('h2: a connection past its TLS handshake (ALPN h2) that never sent the preface is closed well before the timeout, counted as before any request', async () => {
+    const served = await serveH2(app(), 'h2');
+    assert.equal((await within(served.request('/fast'), 'first HTTP/2 answer')).status, 200);
+    served.session().destroy();
+    const accepted = within(new Promise((r) => served.server.once('session', r)), 'the server\'s session for the new connection');
+    const secure = await tlsPreconnect(served.port, ['h2']);
+    secure.on('error', () => undefined);
+    assert.equal(secure.alpnProtocol, 'h2');
+    await accepted;
+    const report = await within(trestle.shutdown(served.server, { timeout: TIMEOUT }), 'shutdown report', 8000);
+    await closedBy(secure);
+    assertFast(report, 'an h2 connection past its handshake without the preface');
+    assert.deepEqual([report.closedBeforeRequest, report.cut, report.inFlight], [1, 0, 0]);
   });
 
   for (const mode of ['h2c', 'h2'] as const) {

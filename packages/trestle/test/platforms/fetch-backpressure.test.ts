@@ -40,7 +40,9 @@ describe('app.fetch backpressure on Node: a slow reader holds the writer back', 
         res.end();
       });
     });
-    const response = await app.fetch(new Request('http://127.0.0.1/'));
+    let headTimer: NodeJS.Timeout | undefined;
+    const noHead = new Promise<never>((_, reject) => (headTimer = setTimeout(() => reject(new Error('no answer (head) to GET / within 5 s')), 5000)));
+    const response = await Promise.race([app.fetch(new Request('http://127.0.0.1/')), noHead]).finally(() => clearTimeout(headTimer));
     assert.equal(answers.indexOf(false), 15, 'the 16th KiB is the first write() to say false');
     assert.equal(drained, false, "'drain' before anyone read");
     let timer: NodeJS.Timeout | undefined;

@@ -62,9 +62,12 @@ export async function streamTo(responseStream: LambdaResponseStream, response: R
       if (!stream.write(value)) await drained(stream);
     }
   } catch (err) {
-    // The app failed after its headers went out: the stream is cut, as a socket would be.
+    // The app failed after its headers went out. The stream is left open:
+    // the runtime, seeing the handler reject, ends it with the error in its
+    // trailers (Lambda-Runtime-Function-Error-Type/-Body). Destroying it here
+    // took that away and left the runtime's own wait on the stream rejected
+    // with nobody to handle it, which killed the function's process.
     finished = true;
-    stream.destroy?.(err as Error);
     throw err;
   }
   finished = true;

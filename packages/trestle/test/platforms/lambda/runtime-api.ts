@@ -38,9 +38,11 @@ interface Pending {
   event: unknown;
   sentAt: number;
   settle(outcome: Outcome): void;
+  fail(err: Error): void;
 }
 
-function readAll(req: IncomingMessage): Promise<Buffer> {
+/** Reads a whole body as fast as it comes (the default stream reader). */
+export function readAll(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -93,8 +95,8 @@ export class RuntimeApi {
 
   /** Hands `event` to the runtime; resolves with what it sent back, or rejects naming what did not come within `ms`. */
   invoke(event: unknown, ms = 15_000, what?: () => string): Promise<Outcome> {
-    const outcome = new Promise<Outcome>((settle) => {
-      this.queue.push({ id: randomUUID(), event, sentAt: 0, settle });
+    const outcome = new Promise<Outcome>((settle, fail) => {
+      this.queue.push({ id: randomUUID(), event, sentAt: 0, settle, fail });
     });
     this.dispatch();
     const path = (event as { rawPath?: string; path?: string }).rawPath ?? (event as { path?: string }).path ?? '?';
@@ -152,6 +154,11 @@ export class RuntimeApi {
   }
 
   async close(): Promise<void> {
+    // Invocations still waiting (a failed test's) end now, their timers with them.
+    for (const pending of [...this.queue.splice(0), ...this.inFlight.values()]) {
+      pending.fail(new Error(`the Runtime API closed before the runtime answered invocation ${pending.id}`));
+    }
+    this.inFlight.clear();
     this.waiting?.destroy();
     this.server.closeAllConnections();
     await within(new Promise<void>((resolve) => this.server.close(() => resolve())), 5000, 'the Runtime API server did not close within 5 s');
