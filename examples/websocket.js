@@ -1,6 +1,6 @@
 // A chat room over WebSockets: `app.ws()` routes run the app's middleware
 // (here a cookie-based "login" check) before the socket is accepted.
-// Run: node examples/websocket.js, then in a browser console on
+// Run: node examples/websocket.js (or with bun, or deno run -A), then in a browser console on
 // http://127.0.0.1:3000/ : new WebSocket('ws://127.0.0.1:3000/rooms/lobby')
 'use strict';
 const trestle = require('trestle');
@@ -35,7 +35,17 @@ app.ws(
   },
 );
 
-const server = app.listen(process.env.PORT ?? 3000, '127.0.0.1', () => {
-  console.log(`chat on http://127.0.0.1:${server.address().port}/`);
-});
-trestle.shutdownOnSignals(app);
+// The same app on Bun and Deno, through app.fetch (docs/websockets.md):
+//   bun examples/websocket.js   /   deno run -A examples/websocket.js
+const port = Number(process.env.PORT ?? 3000);
+if (typeof Bun !== 'undefined') {
+  Bun.serve({ port, hostname: '127.0.0.1', fetch: app.fetch, websocket: trestle.bunWebSocket });
+  console.log(`chat on http://127.0.0.1:${port}/ (Bun)`);
+} else if (typeof Deno !== 'undefined') {
+  Deno.serve({ port, hostname: '127.0.0.1' }, app.fetch);
+} else {
+  const server = app.listen(port, '127.0.0.1', () => {
+    console.log(`chat on http://127.0.0.1:${server.address().port}/`);
+  });
+  trestle.shutdownOnSignals(app);
+}

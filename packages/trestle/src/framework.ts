@@ -13,6 +13,7 @@ import { deadline } from './lifecycle/deadline';
 import { applyServerLimits } from './lifecycle/limits';
 import { attachWebSockets } from './websocket/upgrade';
 import { checkOrigin } from './websocket/origin';
+import { bunWebSocket } from './platforms/bun-websocket';
 import { json } from './middleware/json';
 import { raw } from './middleware/raw';
 import { serveStatic } from './middleware/static';
@@ -85,6 +86,7 @@ export interface Framework {
   openapi: typeof routeMembers.openapi;
   attachWebSockets: typeof attachWebSockets;
   checkOrigin: typeof checkOrigin;
+  bunWebSocket: typeof bunWebSocket;
 }
 
 export function createFramework(profile: Profile): Framework {
@@ -151,6 +153,7 @@ export function createFramework(profile: Profile): Framework {
   Object.assign(framework, routeMembers);
   framework.attachWebSockets = attachWebSockets;
   framework.checkOrigin = checkOrigin;
+  framework.bunWebSocket = bunWebSocket;
   Object.defineProperties(framework, profile.overrides.factory);
   return framework;
 }

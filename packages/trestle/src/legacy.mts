@@ -3,7 +3,7 @@
 import trestle from './legacy.js';
 
 export default trestle;
-export const { Router, Route, application, request, response, json, urlencoded, raw, text, shutdown, shutdownOnSignals, deadline, applyServerLimits, routes, validate, describe, openapi, attachWebSockets, checkOrigin, bodyParser, logger } = trestle;
+export const { Router, Route, application, request, response, json, urlencoded, raw, text, shutdown, shutdownOnSignals, deadline, applyServerLimits, routes, validate, describe, openapi, attachWebSockets, checkOrigin, bunWebSocket, bodyParser, logger } = trestle;
 // `static` is a reserved word: it cannot be a binding, only an export name.
 const serveStatic = trestle.static;
 export { serveStatic as static };

@@ -76,7 +76,7 @@ for (const [name, trestle] of entries) {
       assert.equal(heads(conn.received())[0]!.headers.connection, 'keep-alive');
       assert.deepEqual(
         { ...report, durationMs: 0 },
-        { servers: 1, inFlight: 0, cut: 0, answered: 0, closedIdle: 1, closedBeforeRequest: 0, hookErrors: [], durationMs: 0 },
+        { servers: 1, inFlight: 0, cut: 0, answered: 0, closedIdle: 1, closedBeforeRequest: 0, webSockets: 0, hookErrors: [], durationMs: 0 },
       );
       assert.ok(report.durationMs >= 900 && report.durationMs < FAR_BELOW_TIMEOUT, `took ${report.durationMs} ms (the grace is 1 s, the timeout 10 s)`);
       assert.equal(server.listening, false);

@@ -56,7 +56,7 @@ const application = [
 const routerPrototype = [...routing, 'handle'] as const;
 const router = [...routerPrototype, 'stack', 'params', 'caseSensitive', 'mergeParams', 'strict'] as const;
 const routePrototype = [...methods, 'all'] as const;
-const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static', 'shutdown', 'shutdownOnSignals', 'deadline', 'applyServerLimits', 'routes', 'validate', 'describe', 'openapi', 'attachWebSockets', 'checkOrigin'] as const;
+const factory = ['application', 'request', 'response', 'Router', 'Route', 'json', 'urlencoded', 'raw', 'text', 'static', 'shutdown', 'shutdownOnSignals', 'deadline', 'applyServerLimits', 'routes', 'validate', 'describe', 'openapi', 'attachWebSockets', 'checkOrigin', 'bunWebSocket'] as const;
 const unbundled = [
   'bodyParser', 'compress', 'cookieSession', 'session', 'logger', 'cookieParser', 'favicon', 'responseTime', 'errorHandler', 'timeout',
   'methodOverride', 'vhost', 'csrf', 'directory', 'limit', 'multipart', 'staticCache',

@@ -58,6 +58,7 @@ export interface ServerTally {
   answered: number;
   closedIdle: number;
   closedBeforeRequest: number;
+  webSockets: number;
 }
 
 export const kServerState = Symbol('trestle.lifecycle.server');

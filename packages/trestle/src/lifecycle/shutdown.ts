@@ -33,7 +33,7 @@ export async function shutdown(target: ShutdownTarget, options: ShutdownOptions 
   for (const server of servers) {
     const state = serverState(server) ?? watchServer(server);
     if (state.shutdown === undefined) {
-      const tally: ServerTally = { cut: 0, answered: 0, closedIdle: 0, closedBeforeRequest: 0 };
+      const tally: ServerTally = { cut: 0, answered: 0, closedIdle: 0, closedBeforeRequest: 0, webSockets: 0 };
       inFlight += countAnswered(server, state, tally);
       gateRequests(server, options, tally);
       state.shutdown = delay(readinessDelay).then(() => closeServer(server, state, tally, timeout, idleGrace));
@@ -50,6 +50,7 @@ export async function shutdown(target: ShutdownTarget, options: ShutdownOptions 
     answered: sum('answered'),
     closedIdle: sum('closedIdle'),
     closedBeforeRequest: sum('closedBeforeRequest'),
+    webSockets: sum('webSockets'),
     hookErrors,
     durationMs: Date.now() - started,
   };
@@ -116,7 +117,7 @@ function closeServer(server: WatchedServer, state: ServerState, tally: ServerTal
     for (const session of state.sessions) closeSession(session, tally);
     for (const socket of http1Sockets(server, state)) closeAfterAnswer(server, socket, () => graceOver);
     // Open WebSockets are sent 1001 (Going Away); the timeout ends those that do not close.
-    closeWebSockets(server);
+    tally.webSockets = closeWebSockets(server);
   });
 }
 

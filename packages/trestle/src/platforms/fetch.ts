@@ -14,6 +14,7 @@ import type { FetchOptions } from '../types/options';
 import { Unchunker } from './fetch-chunks';
 import { type Head, headersOf, type HeadSink, putHead, watchHead } from './fetch-head';
 import { answered, watchLater } from './late-signal';
+import { markFetchUpgrade } from './fetch-websocket';
 import { setPeer } from './peer';
 import { onWorkers } from './platform';
 import { adoptOnWorkers, adoptRequestOnWorkers, detachOnWorkers, fixedLength, setCloudflare, workersPeer } from './workers';
@@ -473,6 +474,23 @@ function onFinish(this: ServerResponse): void {
   process.nextTick(closeResponse, this);
 }
 
+/**
+ * A `ws` route took the request (fetch-websocket.ts): the runtime's answer
+ * (Deno's 101 Response; nothing on Bun, whose server answers) settles
+ * app.fetch, and the exchange is the WebSocket's from now on.
+ */
+function handOver(socket: FetchSocket, response: Response | undefined): void {
+  socket.signal?.removeEventListener('abort', socket);
+  unwatchLate(socket);
+  stopIdle(socket);
+  // The response's 'finish' (the 101, for loggers) is no longer this socket's to answer.
+  socket.res!.removeListener('finish', onFinish);
+  socket.res!.detachSocket(socket as never);
+  const resolve = socket.resolve;
+  socket.resolve = socket.reject = undefined;
+  resolve?.(response as Response);
+}
+
 function closeResponse(res: ServerResponse): void {
   const r = outgoingFields(res);
   if (r._closed) return;
@@ -537,9 +555,10 @@ export function fetchApp(app: FetchableApp, request: Request, options?: FetchOpt
     socket.destroy();
     return promise;
   }
+  if (req.headers.upgrade !== undefined) markFetchUpgrade(app as FetchableApp & { settings: Record<string, unknown> }, req, request, options, (response) => handOver(socket, response));
   app.handle(req, res);
-  // An app that answered in this turn has nothing left to hear of the client leaving: no listener for it.
-  if (res.writableEnded) return promise;
+  // An app that answered (or handed the exchange to a WebSocket) in this turn has nothing left to hear of the client leaving: no listener for it.
+  if (res.writableEnded || socket.resolve === undefined) return promise;
   if (SIGNAL_FIRST) {
     watchSignal(socket, request.signal);
   } else {

@@ -86,6 +86,8 @@ export interface ShutdownReport {
   closedIdle: number;
   /** Connections closed before they sent any request (opened ahead of use by browsers and load balancers; an HTTP/2 session that never opened a stream, or never sent the preface; a TLS handshake never begun). */
   closedBeforeRequest: number;
+  /** WebSockets that were open and were sent a close frame with 1001 (Going Away). */
+  webSockets: number;
   /** What the hooks threw or rejected with (each hook runs even when one before it failed). */
   hookErrors: unknown[];
   /** Milliseconds from the call to the report. */

@@ -98,5 +98,10 @@ declare module './factory' {
     attachWebSockets<S extends import('node:http').Server>(server: S, app: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void): S;
     /** A middleware for a `ws` route that refuses (403) handshakes from other origins. */
     checkOrigin(allowed: AllowedOrigins): Middleware;
+    /**
+     * The `websocket` handlers Bun.serve needs beside `fetch: app.fetch` to
+     * serve the app's `ws` routes: `Bun.serve({ fetch: app.fetch, websocket: trestle.bunWebSocket })`.
+     */
+    readonly bunWebSocket: import('../platforms/bun-websocket').BunWebSocketHandlers;
   }
 }

@@ -8,7 +8,8 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { kUpgrade, type PendingUpgrade } from './marker';
 import { runHandler } from './handler';
 import { trackSocket } from './connections';
-import { DEFAULT_MAX_PAYLOAD, socketOverStream } from './ws-library';
+import { socketOverStream } from './ws-library';
+import { maxPayloadOf } from './handshake';
 
 interface Http2App {
   settings: Record<string, unknown>;
@@ -25,9 +26,8 @@ export function markHttp2Upgrade(app: Http2App, req: Http2ServerRequest): void {
         res.end('Missing or invalid Sec-WebSocket-Version header');
         return;
       }
-      const max = app.settings['websocket max payload'];
       res.writeHead(200);
-      const ws = socketOverStream(res.stream, typeof max === 'number' && max > 0 ? max : DEFAULT_MAX_PAYLOAD);
+      const ws = socketOverStream(res.stream, maxPayloadOf(app.settings));
       // As on HTTP/1.1: a bad client's error closes its socket, never the process.
       ws.on('error', () => {});
       // Tracked on its server for shutdown's 1001, as HTTP/1.1 sockets are.

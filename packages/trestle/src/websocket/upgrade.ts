@@ -9,8 +9,9 @@ import type { Duplex } from 'node:stream';
 import { kUpgrade, type PendingUpgrade } from './marker';
 import { hasWebSocketRoute, hasWebSocketRoutes } from './table';
 import { trackSocket } from './connections';
-import { DEFAULT_MAX_PAYLOAD, handshakeServer, type NodeWebSocket } from './ws-library';
+import { handshakeServer, type NodeWebSocket } from './ws-library';
 import { runHandler } from './handler';
+import { maxPayloadOf, refusedHandshake } from './handshake';
 
 type Next = (err?: unknown) => void;
 
@@ -116,15 +117,8 @@ function pendingUpgrade(server: Server, app: UpgradeApp, socket: Duplex, head: B
     accept(req, res, handler, next) {
       const request = req as IncomingMessage;
       const response = res as ServerResponse;
-      const problem = handshakeProblem(request);
-      if (problem !== undefined) {
-        response.statusCode = 400;
-        response.setHeader('Content-Type', 'text/plain; charset=utf-8');
-        response.end(problem);
-        return;
-      }
-      const max = app.settings['websocket max payload'];
-      const wss = handshakeServer(app, typeof max === 'number' && max > 0 ? max : DEFAULT_MAX_PAYLOAD);
+      if (refusedHandshake(request, response)) return;
+      const wss = handshakeServer(app, maxPayloadOf(app.settings));
       response.detachSocket(socket as Socket);
       wss.handleUpgrade(request, socket, head, (ws) => {
         opened(server, request, response, ws);
@@ -132,16 +126,6 @@ function pendingUpgrade(server: Server, app: UpgradeApp, socket: Duplex, head: B
       });
     },
   };
-}
-
-/** What `ws` would refuse the handshake for, said first so the refusal goes through `res` (and the log). */
-function handshakeProblem(req: IncomingMessage): string | undefined {
-  if (req.method !== 'GET') return 'WebSocket handshakes use GET';
-  const key = req.headers['sec-websocket-key'];
-  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key)) return 'Missing or invalid Sec-WebSocket-Key header';
-  const version = req.headers['sec-websocket-version'];
-  if (version !== '13' && version !== '8') return 'Missing or invalid Sec-WebSocket-Version header';
-  return undefined;
 }
 
 /**

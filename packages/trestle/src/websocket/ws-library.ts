@@ -28,9 +28,6 @@ interface WsModule {
 
 const wsModule = lazy(() => require('ws') as WsModule);
 
-/** The default largest message a client may send (bytes); larger ones close the socket with 1009. */
-export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
-
 const servers = new WeakMap<object, HandshakeServer>();
 
 /** The handshake server for `app`, made again when its `websocket max payload` setting changed. */
