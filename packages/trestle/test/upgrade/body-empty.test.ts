@@ -5,12 +5,12 @@
 // the report on: exactly the marked findings, and every no-change read
 // listed apart with why, never among the findings.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { rawRequest } from '../helpers';
+import { withApp } from './fixture-app';
 
 const APP = join(__dirname, '..', 'fixtures', 'upgrade', 'body-app.js');
 const ROUTES = ['/plain', '/keys', '/or', '/nullish', '/optional', '/typeof', '/not', '/and', '/destructure'];
@@ -20,28 +20,14 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs the app on `express`, POSTs each route without a body, stops it: status and body per route. */
 async function answers(express: string, env: Record<string, string> = {}): Promise<Record<string, string>> {
-  const child = spawn(process.execPath, [APP], { env: { ...process.env, EXPRESS: express, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the app on ${express} printed no port within 10 s: ${stderr}`)), 10_000);
-      child.stdout.once('data', (d: Buffer) => {
-        clearTimeout(timer);
-        resolve(Number(String(d).trim()));
-      });
-    });
+  return withApp(APP, express, env, async (port) => {
     const out: Record<string, string> = {};
     for (const route of ROUTES) {
       const res = await rawRequest(port, 'POST', route, { 'content-length': '0' }, '');
       out[route] = `${res.status} ${res.body}`;
     }
     return out;
-  } finally {
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
-  }
+  });
 }
 
 function marked(kind: 'finding' | 'no-change'): number[] {

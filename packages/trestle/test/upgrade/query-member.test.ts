@@ -4,12 +4,12 @@
 // express@5 with the report's Express 5 form applied (the changes kept again),
 // and trestle/v4 with the report on (answers as Express 4, each line found).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { rawRequest } from '../helpers';
+import { withApp } from './fixture-app';
 
 const APP = join(__dirname, '..', 'fixtures', 'upgrade', 'query-member-app.js');
 const scratch = mkdtempSync(join(tmpdir(), 'trestle-query-member-'));
@@ -17,25 +17,11 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs the app on `express`, sends GET `path`, stops it; the body and the app's stderr. */
 async function run(express: string, path: string, env: Record<string, string> = {}): Promise<string> {
-  const child = spawn(process.execPath, [APP], { env: { ...process.env, EXPRESS: express, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the app on ${express} printed no port within 10 s: ${stderr}`)), 10_000);
-      child.stdout.once('data', (d: Buffer) => {
-        clearTimeout(timer);
-        resolve(Number(String(d).trim()));
-      });
-    });
+  return withApp(APP, express, env, async (port, stderr) => {
     const res = await rawRequest(port, 'GET', path);
-    assert.equal(res.status, 200, `${express} ${path}: ${res.body} ${stderr}`);
+    assert.equal(res.status, 200, `${express} ${path}: ${res.body} ${stderr()}`);
     return res.body;
-  } finally {
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
-  }
+  });
 }
 
 const KEPT = '{"q":"a","limit":"10","sort":"name"}';

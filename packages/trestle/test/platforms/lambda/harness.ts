@@ -1,6 +1,7 @@
 // One aws-lambda-ric process on one handler of fixtures/app.cjs, against a
 // RuntimeApi of the test's own; invocations whose failure says what the
 // client printed.
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { installRic, startRic, type Ric } from './ric';
 import { RuntimeApi, type Outcome } from './runtime-api';
@@ -44,4 +45,27 @@ export async function startFunction(handler: string): Promise<Function> {
 /** An invocation's body as JSON (a buffered result, or the error the runtime posted). */
 export function json(outcome: Outcome): Record<string, unknown> {
   return JSON.parse(outcome.body.toString()) as Record<string, unknown>;
+}
+
+/** Reads `req` 256 KiB at a time, 10 ms apart (about 25 MiB/s at most), counting what it has read and when. */
+export function slowReader(progress: { read: number; at?: number }) {
+  return (req: IncomingMessage) => new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const take = (): void => {
+      let chunk: Buffer | null;
+      let taken = 0;
+      while (taken < 256 * 1024 && (chunk = req.read() as Buffer | null) !== null) {
+        chunks.push(chunk);
+        taken += chunk.length;
+        progress.read += chunk.length;
+        progress.at = performance.now();
+      }
+      // Ended, or cut (the Runtime API closed at a failed test's end): no more reads.
+      if (req.readableEnded || req.destroyed) return;
+      setTimeout(take, 10);
+    };
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+    req.once('readable', take);
+  });
 }

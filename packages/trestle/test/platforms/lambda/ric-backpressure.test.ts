@@ -7,10 +7,9 @@
 // Also: an answer that fails after its first bytes went out.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { eventFor } from '../../fixtures/lambda/events';
-import { startFunction, type Function } from './harness';
+import { slowReader, startFunction, type Function } from './harness';
 import { ricUnavailable } from './ric';
 import { splitPrelude, type Outcome } from './runtime-api';
 
@@ -22,29 +21,6 @@ const TOTAL_MIB = 48;
 const AHEAD_BOUND = 16 * MiB;
 /** No byte written nor read for this long is a stall. */
 const STALL_MS = 5000;
-
-/** Reads `req` 256 KiB at a time, 10 ms apart (about 25 MiB/s at most), counting what it has read. */
-function slowReader(progress: { read: number; at: number }) {
-  return (req: IncomingMessage) => new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const take = (): void => {
-      let chunk: Buffer | null;
-      let taken = 0;
-      while (taken < 256 * 1024 && (chunk = req.read() as Buffer | null) !== null) {
-        chunks.push(chunk);
-        taken += chunk.length;
-        progress.read += chunk.length;
-        progress.at = performance.now();
-      }
-      // Ended, or cut (the Runtime API closed at a failed test's end): no more reads.
-      if (req.readableEnded || req.destroyed) return;
-      setTimeout(take, 10);
-    };
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-    req.once('readable', take);
-  });
-}
 
 /** What the fixture's /flood route reported on stderr. */
 interface Flood {

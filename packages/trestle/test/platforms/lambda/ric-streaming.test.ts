@@ -4,38 +4,15 @@
 // Lambda-Runtime-Function-Response-Mode: streaming; and a reader that takes
 // the body slowly holds the adapter back (it waits for the stream's 'drain').
 import assert from 'node:assert/strict';
-import type { IncomingMessage } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { eventFor } from '../../fixtures/lambda/events';
-import { startFunction, type Function } from './harness';
+import { slowReader, startFunction, type Function } from './harness';
 import { ricUnavailable } from './ric';
 import { splitPrelude } from './runtime-api';
 
 // Each test says why it is skipped (a skipped suite would report no test at all).
 const skip = ricUnavailable();
 const MiB = 1024 * 1024;
-
-/** Reads `req` 256 KiB at a time, 10 ms apart, counting what it has read. */
-function slowReader(progress: { read: number }) {
-  return (req: IncomingMessage) => new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const take = (): void => {
-      let chunk: Buffer | null;
-      let taken = 0;
-      while (taken < 256 * 1024 && (chunk = req.read() as Buffer | null) !== null) {
-        chunks.push(chunk);
-        taken += chunk.length;
-        progress.read += chunk.length;
-      }
-      // Ended, or cut (the Runtime API closed at a failed test's end): no more reads.
-      if (req.readableEnded || req.destroyed) return;
-      setTimeout(take, 10);
-    };
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-    req.once('readable', take);
-  });
-}
 
 describe('trestle/lambda under aws-lambda-ric: streamed answers', { timeout: 420_000 }, () => {
   const started: Function[] = [];
