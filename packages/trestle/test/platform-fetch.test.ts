@@ -23,6 +23,7 @@ import trestle from 'trestle';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
 import { rawRequest, serve } from './helpers';
+import { within } from './lifecycle-helpers';
 
 type Generation = 'v5' | 'v4' | 'legacy';
 const ENTRIES = { v5: trestle, v4: trestleV4, legacy: trestleLegacy } as unknown as Record<Generation, Entry>;
@@ -474,7 +475,7 @@ for (const gen of GENERATIONS) {
 
 /** Reads one chunk of a response body as text. */
 async function nextChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string | undefined> {
-  const { done, value } = await reader.read();
+  const { done, value } = await within(reader.read(), "the response body's next chunk");
   return done ? undefined : Buffer.from(value).toString();
 }
 
@@ -581,7 +582,7 @@ for (const gen of GENERATIONS) {
         void inHandler.then(() => controller.abort());
         void assert.rejects(answer, { name: 'AbortError' });
       });
-      await closed;
+      await within(closed, "res 'close' after the client's abort");
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(events, ['req aborted', 'res close']);
       assert.deepEqual(lines, ['POST /slow -\n']);
@@ -625,7 +626,7 @@ for (const gen of GENERATIONS) {
       const reader = res.body!.getReader();
       assert.equal(await nextChunk(reader), 'first');
       await reader.cancel();
-      await closed;
+      await within(closed, "res 'close' after the body was cancelled");
     });
 
     test('express-session keeps a session across requests by its cookie', async () => {

@@ -12,6 +12,7 @@ import trestle from 'trestle';
 import { lambda, lambdaOf, type LambdaEvent, type LambdaContext, type LambdaResult } from 'trestle/lambda';
 import trestleLegacy from 'trestle/legacy';
 import trestleV4 from 'trestle/v4';
+import { within } from './lifecycle-helpers';
 import { CLIENT_IP, effective, eventFor, fakeContext, KINDS, type Kind, type RequestSpec } from './fixtures/lambda/events';
 
 type Generation = 'v5' | 'v4' | 'legacy';
@@ -255,7 +256,7 @@ describe('lambda(app, { streaming: true })', () => {
       const stream = new FakeStream();
       const seenFirst = new Promise<void>((resolve) => (stream.onWrite = () => resolve()));
       const done = handler(eventFor('url', { path: '/events' }) as unknown as LambdaEvent, stream as never, fakeContext() as LambdaContext);
-      await seenFirst;
+      await within(seenFirst, 'the first res.write() reaching the Lambda stream');
       // The first event went out while the handler still waits for the second.
       assert.deepEqual(stream.writes, ['data: one\n\n']);
       assert.equal(stream.ended, false);
@@ -263,7 +264,7 @@ describe('lambda(app, { streaming: true })', () => {
       assert.match(stream.metadata?.headers['content-type'] ?? '', /^text\/event-stream/);
       assert.deepEqual(stream.metadata?.cookies, ['a=1; Path=/', 'b=2; Path=/']);
       release();
-      await done;
+      await within(done, 'the streaming handler finishing after the second write');
       assert.deepEqual(stream.writes, ['data: one\n\n', 'data: two\n\n']);
       assert.equal(stream.ended, true);
     });
@@ -279,10 +280,10 @@ describe('lambda(app, { streaming: true })', () => {
       const stream = new FakeStream();
       const wrote = new Promise<void>((resolve) => (stream.onWrite = () => resolve()));
       const done = lambda(app, { streaming: true })(eventFor('url', { path: '/long' }) as unknown as LambdaEvent, stream as never, fakeContext() as LambdaContext);
-      await wrote;
+      await within(wrote, 'the first res.write() reaching the Lambda stream');
       stream.close();
-      await sawClose;
-      await done;
+      await within(sawClose, "req 'close' after Lambda's stream closed early");
+      await within(done, 'the streaming handler finishing after the stream closed');
       assert.deepEqual(stream.writes, ['first']);
     });
   }
