@@ -9,7 +9,7 @@
 // the first workers listen; {type:'respawned', pid} for a replacement worker
 // once it listens; {type:'slow-entered', id, pid} when GET /slow is in its
 // handler (which answers on {type:'release'}, passed on to every worker); {type:'closing', pid} once a
-// worker called server.close(); {type:'closed', codes} when all exited.
+// worker began trestle.shutdown(server); {type:'closed', codes} when all exited.
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -87,14 +87,10 @@ function worker(file: string): void {
   const shutdown = (): void => {
     if (closing) return;
     closing = true;
-    // Stop taking connections; once the in-flight requests are answered and
-    // their connections gone, flush the log, then leave (the IPC channel to
-    // the primary would keep the process alive).
-    server.close(() => log.end(() => process.exit(0)));
-    // A connection that just carried an answer would otherwise stay open 5 s.
-    server.keepAliveTimeout = 1;
-    // A handler that never answers must not hold the worker forever.
-    setTimeout(() => server.closeAllConnections(), 30_000).unref();
+    // In-flight requests finish; idle connections and ones that never sent a
+    // request are closed after the 1 s grace; then every log line is written;
+    // then leave (the IPC channel to the primary would keep the process alive).
+    void trestle.shutdown(server, { timeout: '30s' }).then(() => log.end(() => process.exit(0)));
     send({ type: 'closing', pid: process.pid });
   };
   process.on('SIGTERM', shutdown);
