@@ -61,6 +61,18 @@ function tlsPreconnect(port: number, alpn?: string[]): Promise<tlsModule.TLSSock
   );
 }
 
+/** GET /fast over HTTPS (`agent` false: a connection of its own): its status, and the socket it came on. */
+function fastOverHttps(port: number, agent: https.Agent | false): Promise<{ status: number; socket: net.Socket }> {
+  return new Promise((resolve, reject) => {
+    https.get({ host: '127.0.0.1', port, path: '/fast', rejectUnauthorized: false, agent }, (res) => {
+      // Taken now: a kept-alive socket leaves the response for the agent's pool once the body ends.
+      const socket = res.socket;
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, socket }));
+    }).on('error', reject);
+  });
+}
+
 function assertFast(report: { durationMs: number }, what: string): void {
   assert.ok(report.durationMs < WELL_UNDER_TIMEOUT, `${what}: the shutdown took ${report.durationMs} ms (timeout ${TIMEOUT} ms)`);
 }
@@ -99,15 +111,7 @@ describe('shutdown: connections with nothing in flight', () => {
     const a = app();
     const server = await listen(https.createServer(tls, a));
     // One request first: the app adopts (watches) the server, as it does in production.
-    const answered = await within(
-      new Promise<number>((resolve, reject) => {
-        https.get({ host: '127.0.0.1', port: server.port, path: '/fast', rejectUnauthorized: false, agent: false }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        }).on('error', reject);
-      }),
-      'first answer over HTTPS',
-    );
+    const { status: answered } = await within(fastOverHttps(server.port, false), 'first answer over HTTPS');
     assert.equal(answered, 200);
     const secure = await tlsPreconnect(server.port);
     const bare = await tcp(server.port);
@@ -122,23 +126,13 @@ describe('shutdown: connections with nothing in flight', () => {
   test('HTTPS: an idle kept-alive connection and a TLS preconnect, each counted, closed well before the timeout', async () => {
     const server = await listen(https.createServer(tls, app()));
     const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
-    let kept: net.Socket | undefined;
-    const answered = await within(
-      new Promise<number>((resolve, reject) => {
-        https.get({ host: '127.0.0.1', port: server.port, path: '/fast', rejectUnauthorized: false, agent }, (res) => {
-          kept = res.socket;
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        }).on('error', reject);
-      }),
-      'first answer over HTTPS',
-    );
+    const { status: answered, socket: kept } = await within(fastOverHttps(server.port, agent), 'first answer over HTTPS');
     assert.equal(answered, 200);
     const secure = await tlsPreconnect(server.port);
     secure.on('error', () => undefined);
     const report = await within(trestle.shutdown(server, { timeout: TIMEOUT }), 'shutdown report', 8000);
     await closedBy(secure);
-    await closedBy(kept!);
+    await closedBy(kept);
     agent.destroy();
     assertFast(report, 'an idle kept-alive HTTPS connection and a TLS preconnect');
     assert.deepEqual([report.answered, report.closedIdle, report.closedBeforeRequest, report.cut, report.inFlight], [0, 1, 1, 0, 0]);
